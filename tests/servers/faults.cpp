@@ -1,0 +1,112 @@
+#include "faults.hpp"
+
+#include <array>
+
+namespace testserver {
+
+namespace {
+
+constexpr std::array kFaults = {
+    FaultInfo{Fault::wrong_id, "wrong-id",
+              "responses to tools/list carry an id the client never sent", false},
+    FaultInfo{Fault::missing_jsonrpc, "missing-jsonrpc",
+              "every response lacks the \"jsonrpc\" member", false},
+    FaultInfo{Fault::respond_to_notification, "respond-to-notification",
+              "answers notifications/initialized with a response (id null, empty result)", false},
+    FaultInfo{Fault::result_and_error, "result-and-error",
+              "error responses also carry a \"result\" member", false},
+    FaultInfo{Fault::wrong_error_code, "wrong-error-code",
+              "an unknown method is answered with -32603 instead of -32601", false},
+    FaultInfo{Fault::crash_on_bad_json, "crash-on-bad-json",
+              "exits with status 3 on a line that is not JSON instead of answering -32700", false},
+    FaultInfo{Fault::garbage_stdout, "garbage-stdout",
+              "prints a non-JSON banner line on stdout right after the initialize response", false},
+    FaultInfo{Fault::hang_on_ping, "hang-on-ping", "never answers ping", false},
+    FaultInfo{Fault::decreasing_progress, "decreasing-progress",
+              "slow_progress reports progress values that go down (n, n-1, ..., 1; at least two)",
+              false},
+    FaultInfo{Fault::progress_after_response, "progress-after-response",
+              "slow_progress sends one more progress notification after its response", false},
+    FaultInfo{Fault::no_initialize_version_check, "no-initialize-version-check",
+              "initialize always answers protocolVersion \"2099-01-01\"", false},
+    FaultInfo{Fault::string_id_as_int, "string-id-as-int",
+              "string request ids are echoed as numbers (\"7\" -> 7; non-numeric -> a hash)", false},
+    FaultInfo{Fault::null_id_parse_error_missing, "null-id-parse-error-missing",
+              "the -32700 parse-error response has no error.code", false},
+    FaultInfo{Fault::resource_not_found_wrong_code, "resource-not-found-wrong-code",
+              "resources/read of an unknown URI answers -32603 instead of -32002", false},
+    FaultInfo{Fault::invalid_cursor_accepted, "invalid-cursor-accepted",
+              "an invalid pagination cursor returns the first page instead of -32602", false},
+    FaultInfo{Fault::bad_log_level_accepted, "bad-log-level-accepted",
+              "logging/setLevel with an unknown level answers {} instead of -32602", false},
+    FaultInfo{Fault::missing_required_prompt_arg_accepted, "missing-required-prompt-arg-accepted",
+              "prompts/get greeting without the required \"name\" succeeds instead of -32602",
+              false},
+    FaultInfo{Fault::embedded_newline, "embedded-newline",
+              "the tools/list response is pretty-printed over several lines", false},
+    FaultInfo{Fault::stdout_flood, "stdout-flood",
+              "answers tools/list with one 64 MiB line holding a bare JSON string (no response)",
+              false},
+    FaultInfo{Fault::ignore_stdin_eof, "ignore-stdin-eof",
+              "keeps running after stdin reaches EOF (until SIGTERM)", false},
+    FaultInfo{Fault::tools_without_capability, "tools-without-capability",
+              "serves tools/list and tools/call and sends notifications/tools/list_changed "
+              "without declaring the tools capability",
+              false},
+    FaultInfo{Fault::log_without_capability, "log-without-capability",
+              "sends notifications/message (after initialized and on tool calls) without "
+              "declaring the logging capability",
+              false},
+    FaultInfo{Fault::server_info_missing, "server-info-missing",
+              "the initialize result has no serverInfo", false},
+    FaultInfo{Fault::cancel_still_answers, "cancel-still-answers",
+              "a cancelled slow_progress call still sends a response", false},
+    FaultInfo{Fault::blob_not_base64, "blob-not-base64",
+              "resources/read of test://static/blob returns a blob that is not base64", false},
+    FaultInfo{Fault::tool_schema_not_object, "tool-schema-not-object",
+              "the echo tool's inputSchema has type \"string\"", false},
+    FaultInfo{Fault::duplicate_response, "duplicate-response",
+              "ping is answered twice with the same id", false},
+    FaultInfo{Fault::error_code_string, "error-code-string",
+              "error.code is sent as a JSON string (\"-32601\") instead of an integer", false},
+    FaultInfo{Fault::log_level_ignored, "log-level-ignored",
+              "logging/setLevel is accepted but every log message is sent regardless of level",
+              false},
+    FaultInfo{Fault::structured_content_mismatch, "structured-content-mismatch",
+              "add returns structuredContent that violates its outputSchema (2025-06-18+)", false},
+    FaultInfo{Fault::progress_wrong_token, "progress-wrong-token",
+              "slow_progress sends progress for a token no request carried", false},
+    FaultInfo{Fault::batch_rejected, "batch-rejected",
+              "JSON-RPC batches are rejected with -32600 even when 2025-03-26 was negotiated",
+              false},
+    FaultInfo{Fault::completion_over_100, "completion-over-100",
+              "completion/complete returns 150 values (the limit is 100)", false},
+    FaultInfo{Fault::tool_name_invalid, "tool-name-invalid",
+              "tools/list also lists a tool named \"say hello, world!\" (spaces, comma, '!')",
+              false},
+    FaultInfo{Fault::unknown_tool_iserror, "unknown-tool-iserror",
+              "an unknown tool gives an isError result instead of JSON-RPC error -32602", true},
+    FaultInfo{Fault::invalid_args_protocol_error, "invalid-args-protocol-error",
+              "in 2025-11-25 invalid tool arguments give -32602 instead of an isError result",
+              true},
+};
+
+}  // namespace
+
+std::span<const FaultInfo> all_faults() { return kFaults; }
+
+std::optional<Fault> fault_by_name(std::string_view name) {
+  for (const auto& f : kFaults) {
+    if (f.name == name) return f.fault;
+  }
+  return std::nullopt;
+}
+
+std::string_view fault_name(Fault f) {
+  for (const auto& info : kFaults) {
+    if (info.fault == f) return info.name;
+  }
+  return "none";
+}
+
+}  // namespace testserver

@@ -1,0 +1,65 @@
+// The protocol bugs the test server can inject, one per run, so that the harness can be shown
+// to notice each of them. Requirement ids and levels live in faults.json (read by the
+// end-to-end tests); this file only knows names and what each fault does.
+#pragma once
+
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace testserver {
+
+enum class Fault {
+  none,
+  wrong_id,
+  missing_jsonrpc,
+  respond_to_notification,
+  result_and_error,
+  wrong_error_code,
+  crash_on_bad_json,
+  garbage_stdout,
+  hang_on_ping,
+  decreasing_progress,
+  progress_after_response,
+  no_initialize_version_check,
+  string_id_as_int,
+  null_id_parse_error_missing,
+  resource_not_found_wrong_code,
+  invalid_cursor_accepted,
+  bad_log_level_accepted,
+  missing_required_prompt_arg_accepted,
+  embedded_newline,
+  stdout_flood,
+  ignore_stdin_eof,
+  tools_without_capability,
+  log_without_capability,
+  server_info_missing,
+  cancel_still_answers,
+  blob_not_base64,
+  tool_schema_not_object,
+  duplicate_response,
+  error_code_string,
+  log_level_ignored,
+  structured_content_mismatch,
+  progress_wrong_token,
+  batch_rejected,
+  completion_over_100,
+  tool_name_invalid,
+  // Ambiguous: the specification can be read to allow these, so they are kept out of the
+  // "must be caught" list in faults.json.
+  unknown_tool_iserror,
+  invalid_args_protocol_error,
+};
+
+struct FaultInfo {
+  Fault fault;
+  std::string_view name;         // the --fault value
+  std::string_view description;  // one line for --list-faults
+  bool ambiguous;                // true: a harness may legitimately accept it
+};
+
+std::span<const FaultInfo> all_faults();
+std::optional<Fault> fault_by_name(std::string_view name);
+std::string_view fault_name(Fault f);
+
+}  // namespace testserver

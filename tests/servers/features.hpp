@@ -1,0 +1,28 @@
+// Request handlers of the feature modules (tools.cpp, resources.cpp, prompts.cpp,
+// completion.cpp, logging_methods.cpp). Each validates its params and throws RpcFailure to refuse.
+#pragma once
+
+#include "outcome.hpp"
+
+namespace testserver {
+
+class Session;
+struct Request;
+
+Outcome tools_list(Session& s, const Request& req);
+Outcome tools_call(Session& s, const Request& req);
+
+Outcome resources_list(Session& s, const Request& req);
+Outcome resources_templates_list(Session& s, const Request& req);
+Outcome resources_read(Session& s, const Request& req);
+Outcome resources_subscribe(Session& s, const Request& req);
+Outcome resources_unsubscribe(Session& s, const Request& req);
+
+Outcome prompts_list(Session& s, const Request& req);
+Outcome prompts_get(Session& s, const Request& req);
+
+Outcome completion_complete(Session& s, const Request& req);
+
+Outcome logging_set_level(Session& s, const Request& req);
+
+}  // namespace testserver

@@ -1,0 +1,95 @@
+#include "tool_catalog.hpp"
+
+#include <vector>
+
+#include "faults.hpp"
+
+namespace testserver {
+
+namespace {
+
+struct ToolSpec {
+  std::string_view name;
+  std::string_view title;
+  std::string_view description;
+  json input_schema;
+  bool read_only;
+};
+
+json no_arguments() { return {{"type", "object"}, {"additionalProperties", false}}; }
+
+std::vector<ToolSpec> tool_specs(const Options& opt) {
+  std::vector<ToolSpec> specs = {
+      {"echo", "Echo", "Returns the given text unchanged.",
+       {{"type", "object"},
+        {"properties", {{"text", {{"type", "string"}, {"description", "Text to send back"}}}}},
+        {"required", {"text"}},
+        {"additionalProperties", false}},
+       true},
+      {"add", "Add", "Adds two numbers.",
+       {{"type", "object"},
+        {"properties", {{"a", {{"type", "number"}}}, {"b", {{"type", "number"}}}}},
+        {"required", {"a", "b"}},
+        {"additionalProperties", false}},
+       true},
+      {"slow_progress", "Slow progress",
+       "Waits delay_ms between steps and reports progress after each one when the request "
+       "has a progress token; honours cancellation.",
+       {{"type", "object"},
+        {"properties",
+         {{"steps", {{"type", "integer"}, {"minimum", 1}, {"maximum", 20}, {"default", 3}}},
+          {"delay_ms", {{"type", "integer"}, {"minimum", 0}, {"maximum", 1000}, {"default", 50}}}}},
+        {"additionalProperties", false}},
+       true},
+      {"fail", "Fail", "Always reports a tool execution error.", no_arguments(), true},
+      {"image", "Image", "Returns a small PNG image.", no_arguments(), true},
+      {"delete_everything", "Delete everything",
+       "Announced as destructive so that careful clients leave it alone; it deletes nothing.",
+       no_arguments(), false},
+  };
+  if (opt.fault == Fault::tool_name_invalid) {
+    specs.push_back({kBadlyNamedTool, "Badly named", "Says hello; its name breaks the naming rules.",
+                     no_arguments(), true});
+  }
+  return specs;
+}
+
+}  // namespace
+
+json add_output_schema() {
+  return {{"type", "object"},
+          {"properties", {{"sum", {{"type", "number"}}}}},
+          {"required", {"sum"}},
+          {"additionalProperties", false}};
+}
+
+json published_tools(const Options& opt, Version v) {
+  json tools = json::array();
+  for (const auto& spec : tool_specs(opt)) {
+    json t = {{"name", spec.name}, {"description", spec.description}};
+    t["inputSchema"] = spec.input_schema;
+    if (spec.name == "echo" && opt.fault == Fault::tool_schema_not_object) {
+      t["inputSchema"] = {{"type", "string"}};
+    }
+    // Each field only where the revision defines it.
+    if (v >= Version::v2025_06_18) t["title"] = spec.title;
+    if (v >= Version::v2025_03_26) {
+      t["annotations"] = spec.read_only
+                             ? json{{"readOnlyHint", true}}
+                             : json{{"readOnlyHint", false}, {"destructiveHint", true},
+                                    {"idempotentHint", true}, {"openWorldHint", false}};
+    }
+    if (v >= Version::v2025_06_18 && spec.name == "add") t["outputSchema"] = add_output_schema();
+    tools.push_back(std::move(t));
+  }
+  return tools;
+}
+
+json input_schema_of(const Options& opt, std::string_view tool) {
+  for (auto& spec : tool_specs(opt)) {
+    if (spec.name == tool) return std::move(spec.input_schema);
+  }
+  return nullptr;
+}
+
+}  // namespace testserver
