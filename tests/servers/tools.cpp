@@ -1,7 +1,6 @@
 // tools/list and tools/call.
 #include <cmath>
 #include <cstdint>
-#include <limits>
 
 #include "argument_check.hpp"
 #include "features.hpp"
@@ -21,12 +20,22 @@ json text_result(std::string text, bool is_error = false) {
   return r;
 }
 
-// Integers stay integers (and exact) unless they overflow 64 bits.
+// Integers stay integers (and exact) unless the sum leaves the 64-bit range. nlohmann
+// stores non-negative integers as unsigned, so both representations are tried.
 json sum_of(const json& a, const json& b) {
-  if (a.is_number_integer() && b.is_number_integer() && !a.is_number_unsigned() &&
-      !b.is_number_unsigned()) {
+  if (a.is_number_integer() && b.is_number_integer()) {
+    const bool a_signed_ok = !a.is_number_unsigned() || a.get<std::uint64_t>() <= INT64_MAX;
+    const bool b_signed_ok = !b.is_number_unsigned() || b.get<std::uint64_t>() <= INT64_MAX;
     std::int64_t s = 0;
-    if (!__builtin_add_overflow(a.get<std::int64_t>(), b.get<std::int64_t>(), &s)) return s;
+    if (a_signed_ok && b_signed_ok &&
+        !__builtin_add_overflow(a.get<std::int64_t>(), b.get<std::int64_t>(), &s)) {
+      return s;
+    }
+    std::uint64_t u = 0;
+    if (a.is_number_unsigned() && b.is_number_unsigned() &&
+        !__builtin_add_overflow(a.get<std::uint64_t>(), b.get<std::uint64_t>(), &u)) {
+      return u;
+    }
   }
   return a.get<double>() + b.get<double>();
 }

@@ -1,0 +1,800 @@
+#!/usr/bin/env python3
+"""Black-box self-check of mcpspec-testserver (python3 standard library only).
+
+Part 1 drives the correct server through every behaviour its README promises, for all four
+protocol revisions and all three profiles, plus hostile input. Part 2 starts the server once
+per fault and shows that the injected bug is really on the wire (a fault that silently does
+nothing would make the harness's end-to-end tests meaningless). It also checks that
+faults.json and --list-faults name the same faults.
+
+usage: selfcheck.py PATH/TO/mcpspec-testserver PATH/TO/faults.json [-k SUBSTRING]
+"""
+import base64
+import json
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+import zlib
+
+VERSIONS = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
+LATEST = "2025-11-25"
+BINARY = None
+FAILURES = []
+CHECKS = 0
+
+
+class Timeout(Exception):
+    pass
+
+
+def check(cond, what):
+    global CHECKS
+    CHECKS += 1
+    if not cond:
+        FAILURES.append(what)
+        print("  FAIL: " + what, flush=True)
+    return cond
+
+
+class Server:
+    """One server process; stdout is read by a thread into a queue of raw lines."""
+
+    def __init__(self, *args):
+        self.p = subprocess.Popen([BINARY, *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        self.lines = queue.Queue()
+        self.stderr = []
+        threading.Thread(target=self._pump, daemon=True).start()
+        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self.next_id = 1000
+
+    def _pump(self):
+        while True:
+            line = self.p.stdout.readline()
+            if not line:
+                break
+            self.lines.put(line)
+        self.lines.put(None)
+
+    def _drain_stderr(self):
+        for line in self.p.stderr:
+            self.stderr.append(line)
+
+    def send(self, msg):
+        data = msg if isinstance(msg, bytes) else json.dumps(msg).encode()
+        try:
+            self.p.stdin.write(data + b"\n")
+            self.p.stdin.flush()
+        except BrokenPipeError:
+            pass
+
+    def raw(self, timeout=3.0):
+        try:
+            line = self.lines.get(timeout=timeout)
+        except queue.Empty:
+            raise Timeout()
+        if line is None:
+            self.lines.put(None)  # stay at EOF for later readers
+            return None
+        return line
+
+    def recv(self, timeout=3.0):
+        line = self.raw(timeout)
+        if line is None:
+            raise EOFError("server closed stdout")
+        return json.loads(line)
+
+    def silence(self, seconds):
+        """Messages that arrive within `seconds` (a correct exchange expects none)."""
+        got = []
+        end = time.time() + seconds
+        while True:
+            left = end - time.time()
+            if left <= 0:
+                return got
+            try:
+                line = self.raw(left)
+            except Timeout:
+                return got
+            if line is None:
+                return got
+            got.append(line)
+
+    def request(self, method, params=None, rid=None, timeout=3.0):
+        if rid is None:
+            self.next_id += 1
+            rid = self.next_id
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.send(msg)
+        return self.until_response(rid, timeout)
+
+    def until_response(self, rid, timeout=3.0):
+        """(response, notifications before it)."""
+        notes = []
+        end = time.time() + timeout
+        while True:
+            msg = self.recv(max(0.01, end - time.time()))
+            if isinstance(msg, dict) and "method" not in msg and msg.get("id") == rid and \
+                    type(msg.get("id")) is type(rid):
+                return msg, notes
+            notes.append(msg)
+
+    def initialize(self, version=LATEST):
+        resp, _ = self.request("initialize", {"protocolVersion": version, "capabilities": {},
+                                              "clientInfo": {"name": "selfcheck", "version": "1"}},
+                               rid=0)
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        return resp
+
+    def close(self, timeout=5.0):
+        try:
+            self.p.stdin.close()
+        except BrokenPipeError:
+            pass
+        try:
+            return self.p.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+            return None
+
+    def kill(self):
+        if self.p.poll() is None:
+            self.p.kill()
+        self.p.wait()
+
+
+def error_code(resp):
+    return resp.get("error", {}).get("code")
+
+
+def tool_call(s, name, args=None, meta=None, timeout=3.0):
+    params = {"name": name}
+    if args is not None:
+        params["arguments"] = args
+    if meta is not None:
+        params["_meta"] = meta
+    return s.request("tools/call", params, timeout=timeout)
+
+
+def text_of(result):
+    return "".join(c.get("text", "") for c in result.get("content", []) if c.get("type") == "text")
+
+
+# ----------------------------------------------------------------------------------------------
+# Part 1: the correct server
+# ----------------------------------------------------------------------------------------------
+
+def check_lifecycle():
+    for v in VERSIONS:
+        s = Server()
+        resp = s.initialize(v)
+        r = resp.get("result", {})
+        check(resp.get("jsonrpc") == "2.0" and resp.get("id") == 0, f"{v}: initialize envelope")
+        check(r.get("protocolVersion") == v, f"{v}: initialize echoes the requested version")
+        check(r.get("serverInfo", {}).get("name") == "mcpspec-testserver", f"{v}: serverInfo")
+        caps = r.get("capabilities", {})
+        want = {"tools", "resources", "prompts", "logging"} | ({"completions"} if v != "2024-11-05" else set())
+        check(set(caps) == want, f"{v}: full profile capabilities {sorted(caps)}")
+        check(caps.get("resources") == {"subscribe": True, "listChanged": True}, f"{v}: resources caps")
+        check(s.silence(0.2) == [], f"{v}: no reply to notifications/initialized")
+        check(s.close() == 0, f"{v}: exit status 0 on stdin EOF")
+    s = Server()
+    check(s.initialize("1999-01-01")["result"]["protocolVersion"] == LATEST, "unknown version -> latest")
+    again, _ = s.request("initialize", {"protocolVersion": LATEST, "capabilities": {}})
+    check(error_code(again) == -32600, "second initialize refused")
+    s.close()
+    s = Server()
+    pong, _ = s.request("ping", rid=1)
+    check(pong.get("result") == {}, "ping before initialize answered {}")
+    early, _ = s.request("tools/list", rid=2)
+    check(error_code(early) == -32600, "request before initialize -> -32600")
+    bad, _ = s.request("initialize", {"capabilities": {}}, rid=3)
+    check(error_code(bad) == -32602, "initialize without protocolVersion -> -32602")
+    s.close()
+
+
+def check_envelope():
+    s = Server()
+    s.initialize()
+    s.silence(0.1)
+    for rid in ["abc", "", 7, -5, 0, 9223372036854775807, 18446744073709551615]:
+        resp, _ = s.request("ping", rid=rid)
+        check(resp.get("id") == rid and type(resp["id"]) is type(rid), f"id {rid!r} echoed exactly")
+    resp, _ = s.request("no/such/method", rid=5)
+    check(error_code(resp) == -32601, "unknown method -> -32601")
+    s.send({"jsonrpc": "2.0", "method": "notifications/unknown"})
+    s.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 424242}})
+    check(s.silence(0.3) == [], "unknown notification / unknown cancellation ignored")
+    cases = [
+        (b"not json", -32700, None),
+        (b'{"jsonrpc":"2.0","id":1,', -32700, None),
+        (json.dumps({"jsonrpc": "2.0", "id": 11}).encode(), -32600, 11),
+        (json.dumps({"jsonrpc": "2.0", "id": {"x": 1}, "method": "ping"}).encode(), -32600, None),
+        (json.dumps({"jsonrpc": "2.0", "id": None, "method": "ping"}).encode(), -32600, None),
+        (json.dumps({"jsonrpc": "2.0", "id": 1.5, "method": "ping"}).encode(), -32600, None),
+        (json.dumps({"jsonrpc": "1.0", "id": 12, "method": "ping"}).encode(), -32600, 12),
+        (json.dumps({"id": 13, "method": "ping"}).encode(), -32600, 13),
+        (json.dumps({"jsonrpc": "2.0", "id": 14, "method": 5}).encode(), -32600, 14),
+        (json.dumps({"jsonrpc": "2.0", "id": 15, "method": "ping", "params": 3}).encode(), -32600, 15),
+        (json.dumps({"jsonrpc": "2.0", "id": 16, "method": "tools/list", "params": []}).encode(), -32602, 16),
+        (b"42", -32600, None),
+        (b"[]", -32600, None),
+        (b"[1]", -32600, None),
+        (b'"\xff\xfe"', -32700, None),
+        (b"\x00\x01\x02garbage\x80", -32700, None),
+    ]
+    for raw, code, rid in cases:
+        s.send(raw)
+        resp = s.recv()
+        ok = isinstance(resp, dict) and error_code(resp) == code and resp.get("id", "missing") == rid \
+            and resp.get("jsonrpc") == "2.0" and isinstance(resp["error"].get("message"), str)
+        check(ok, f"{raw[:40]!r} -> {code} with id {rid}: got {resp}")
+    s.send(b"   ")
+    s.send({"jsonrpc": "2.0", "id": 1, "result": {}})  # a stray response: nothing to say
+    check(s.silence(0.3) == [], "blank line and stray response ignored")
+    # Hostile sizes and shapes: the server must answer and stay alive.
+    s.send(b"[" * 100000)
+    check(error_code(s.recv()) == -32700, "100000 nested arrays refused with -32700")
+    s.send(b'{"a":' * 600 + b"1" + b"}" * 600)
+    check(error_code(s.recv()) == -32700, "600 nested objects refused")
+    s.send(json.dumps({"jsonrpc": "2.0", "id": 17, "method": "ping",
+                       "params": {"deep": json.loads("[" * 500 + "]" * 500)}}).encode())
+    check(s.recv().get("result") == {}, "500 levels of nesting are accepted")
+    s.send(b"x" * (17 << 20))
+    check(error_code(s.recv(10)) == -32600, "17 MiB line refused with -32600")
+    big = "y" * (8 << 20)
+    resp, _ = tool_call(s, "echo", {"text": big}, timeout=10)
+    check(text_of(resp.get("result", {})) == big, "8 MiB echo round-trips")
+    pong, _ = s.request("ping")
+    check(pong.get("result") == {}, "still alive after hostile input")
+    check(s.close() == 0, "exit 0 after hostile input")
+
+
+def check_batches():
+    s = Server()
+    s.initialize("2025-03-26")
+    s.silence(0.1)
+    s.send([{"jsonrpc": "2.0", "id": "a", "method": "ping"},
+            {"jsonrpc": "2.0", "method": "notifications/whatever"},
+            {"jsonrpc": "2.0", "id": "b", "method": "nope"},
+            {"jsonrpc": "2.0", "id": "c", "method": "initialize", "params": {"protocolVersion": LATEST}}])
+    out = s.recv()
+    check(isinstance(out, list) and [m.get("id") for m in out] == ["a", "b", "c"], f"03-26 batch -> array {out}")
+    check(isinstance(out, list) and len(out) == 3 and out[0].get("result") == {} and
+          error_code(out[1]) == -32601 and error_code(out[2]) == -32600, "batch element answers")
+    s.send([{"jsonrpc": "2.0", "method": "notifications/a"}])
+    check(s.silence(0.3) == [], "batch of notifications only: no reply")
+    s.send(b"[]")
+    check(error_code(s.recv()) == -32600, "empty batch -> -32600")
+    s.send([{"jsonrpc": "2.0", "id": "p", "method": "tools/call",
+             "params": {"name": "slow_progress", "arguments": {"steps": 2, "delay_ms": 1},
+                        "_meta": {"progressToken": 5}}}])
+    msgs = [s.recv() for _ in range(4)]  # info log, 2 progress, the batch array
+    check(isinstance(msgs[-1], list) and msgs[-1][0].get("id") == "p", "slow_progress inside a batch")
+    s.close()
+    for v in ["2024-11-05", "2025-06-18", "2025-11-25"]:
+        s = Server()
+        s.initialize(v)
+        s.silence(0.1)
+        s.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"}])
+        resp = s.recv()
+        check(isinstance(resp, dict) and error_code(resp) == -32600 and resp.get("id") is None,
+              f"{v}: batch rejected with -32600")
+        s.close()
+
+
+def check_tools():
+    for v in VERSIONS:
+        s = Server()
+        s.initialize(v)
+        s.silence(0.1)
+        listed, _ = s.request("tools/list")
+        tools = {t["name"]: t for t in listed["result"]["tools"]}
+        check(set(tools) == {"echo", "add", "slow_progress", "fail", "image", "delete_everything"},
+              f"{v}: tool names")
+        for t in tools.values():
+            check(t["inputSchema"].get("type") == "object", f"{v}: {t['name']} inputSchema is an object")
+            if v == "2024-11-05":
+                check("annotations" not in t, f"{v}: no annotations before 2025-03-26")
+            else:
+                ro = t["annotations"].get("readOnlyHint")
+                check(ro is (t["name"] != "delete_everything"), f"{v}: {t['name']} readOnlyHint")
+            check(("title" in t) == (v >= "2025-06-18"), f"{v}: title only from 2025-06-18")
+        check(tools["delete_everything"].get("annotations", {}).get("destructiveHint", v == "2024-11-05"),
+              f"{v}: delete_everything destructive")
+        check(("outputSchema" in tools["add"]) == (v >= "2025-06-18"), f"{v}: add outputSchema")
+        resp, notes = tool_call(s, "echo", {"text": "héllo"})
+        check(text_of(resp["result"]) == "héllo", f"{v}: echo")
+        check([n["params"]["level"] for n in notes] == ["info"], f"{v}: one info log per call: {notes}")
+        resp, _ = tool_call(s, "add", {"a": 2, "b": 40})
+        r = resp["result"]
+        if v >= "2025-06-18":
+            check(r.get("structuredContent") == {"sum": 42} and json.loads(text_of(r)) == {"sum": 42},
+                  f"{v}: add structured + text")
+        else:
+            check(text_of(r) == "42" and "structuredContent" not in r, f"{v}: add text only")
+        resp, _ = tool_call(s, "add", {"a": 9223372036854775807, "b": 1})
+        check("result" in resp and not resp["result"].get("isError"), f"{v}: add overflow -> float")
+        resp, notes = tool_call(s, "fail")
+        check(resp["result"].get("isError") is True, f"{v}: fail isError")
+        check([n["params"]["level"] for n in notes] == ["info", "warning"], f"{v}: fail logs {notes}")
+        resp, _ = tool_call(s, "image")
+        c = resp["result"]["content"][0]
+        png = base64.b64decode(c["data"], validate=True)
+        check(c["type"] == "image" and c["mimeType"] == "image/png" and png.startswith(b"\x89PNG\r\n\x1a\n"),
+              f"{v}: image is a PNG")
+        check(valid_png(png), f"{v}: PNG chunks, CRCs and zlib stream are valid")
+        resp, _ = tool_call(s, "delete_everything")
+        check("result" in resp and not resp["result"].get("isError"), f"{v}: delete_everything harmless")
+        resp, _ = tool_call(s, "no_such_tool")
+        check(error_code(resp) == -32602, f"{v}: unknown tool -> -32602")
+        for args in [{}, {"text": 5}, {"text": "x", "extra": 1}]:
+            resp, _ = tool_call(s, "echo", args)
+            if v == "2025-11-25":
+                check(resp.get("result", {}).get("isError") is True, f"{v}: bad echo args {args} -> isError")
+            else:
+                check(error_code(resp) == -32602, f"{v}: bad echo args {args} -> -32602")
+        for args in [{"steps": 0}, {"steps": 21}, {"steps": 1.5}, {"delay_ms": 1001}]:
+            resp, _ = tool_call(s, "slow_progress", args)
+            ok = resp.get("result", {}).get("isError") is True if v == "2025-11-25" else error_code(resp) == -32602
+            check(ok, f"{v}: slow_progress {args} refused")
+        resp, _ = s.request("tools/call", {"name": "echo", "arguments": [1]})
+        check(error_code(resp) == -32602, f"{v}: arguments not an object -> -32602")
+        resp, _ = tool_call(s, "echo", {"text": "x"}, meta={"progressToken": 1.5})
+        check(error_code(resp) == -32602, f"{v}: non-integer progressToken -> -32602")
+        resp, _ = s.request("tools/list", {"cursor": "bogus"})
+        check(error_code(resp) == -32602, f"{v}: tools/list invalid cursor")
+        check_progress(s, v)
+        s.close()
+
+
+def valid_png(png):
+    pos, idat = 8, b""
+    while pos < len(png):
+        n = int.from_bytes(png[pos:pos + 4], "big")
+        kind, data = png[pos + 4:pos + 8], png[pos + 8:pos + 8 + n]
+        crc = int.from_bytes(png[pos + 8 + n:pos + 12 + n], "big")
+        if zlib.crc32(kind + data) != crc:
+            return False
+        if kind == b"IDAT":
+            idat += data
+        pos += 12 + n
+    try:
+        return len(zlib.decompress(idat)) == 8 * (1 + 8 * 3)
+    except zlib.error:
+        return False
+
+
+def check_progress(s, v):
+    resp, notes = tool_call(s, "slow_progress", {"steps": 4, "delay_ms": 5},
+                            meta={"progressToken": "p-" + v})
+    prog = [n["params"] for n in notes if n.get("method") == "notifications/progress"]
+    check([p["progress"] for p in prog] == [1, 2, 3, 4], f"{v}: progress 1..4: {prog}")
+    check(all(p["progressToken"] == "p-" + v and p["total"] == 4 for p in prog), f"{v}: progress token/total")
+    check(all(("message" in p) == (v != "2024-11-05") for p in prog), f"{v}: progress message from 03-26")
+    check("result" in resp, f"{v}: slow_progress answers")
+    check(s.silence(0.2) == [], f"{v}: nothing after the response")
+    resp, notes = tool_call(s, "slow_progress", {"steps": 2, "delay_ms": 0})
+    check("result" in resp and not [n for n in notes if n.get("method") == "notifications/progress"],
+          f"{v}: no progress without a token")
+    # Cancellation: the call stops and is never answered; the server stays responsive.
+    s.send({"jsonrpc": "2.0", "id": "slow", "method": "tools/call",
+            "params": {"name": "slow_progress", "arguments": {"steps": 20, "delay_ms": 100},
+                       "_meta": {"progressToken": 77}}})
+    first = [s.recv(), s.recv()]  # info log, first progress
+    check(first[1].get("method") == "notifications/progress", f"{v}: first progress before cancel")
+    s.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "slow", "reason": "test"}})
+    pong, _ = s.request("ping")
+    check(pong.get("result") == {}, f"{v}: ping while cancelling")
+    check(s.silence(0.5) == [], f"{v}: cancelled call sends nothing more")
+    # Concurrent calls and a reused in-flight id.
+    s.send({"jsonrpc": "2.0", "id": "c1", "method": "tools/call",
+            "params": {"name": "slow_progress", "arguments": {"steps": 2, "delay_ms": 200}}})
+    s.recv()  # info log
+    dup, _ = s.request("tools/call", {"name": "slow_progress", "arguments": {"steps": 1}}, rid="c1")
+    check(error_code(dup) == -32600 or "result" in dup, f"{v}: duplicate in-flight id handled")
+    # The first c1 call may be the one that answered above; drain whatever follows.
+    s.silence(0.6)
+
+
+def check_resources():
+    for v in VERSIONS:
+        s = Server()
+        s.initialize(v)
+        s.silence(0.1)
+        uris, cursor, pages = [], None, 0
+        while True:
+            resp, _ = s.request("resources/list", {"cursor": cursor} if cursor else {})
+            r = resp["result"]
+            check(len(r["resources"]) <= 2, f"{v}: page size 2")
+            uris += [x["uri"] for x in r["resources"]]
+            pages += 1
+            cursor = r.get("nextCursor")
+            if not cursor or pages > 5:
+                break
+        check(pages == 3 and len(uris) == 5 and len(set(uris)) == 5, f"{v}: 5 resources on 3 pages {uris}")
+        for bad in ["bogus", "pg2-0000000000000000", "", 5]:
+            resp, _ = s.request("resources/list", {"cursor": bad})
+            check(error_code(resp) == -32602, f"{v}: invalid cursor {bad!r} -> -32602")
+        resp, _ = s.request("resources/read", {"uri": "test://static/text"})
+        c = resp["result"]["contents"][0]
+        check(c["mimeType"] == "text/plain" and c["text"] and c["uri"] == "test://static/text", f"{v}: read text")
+        resp, _ = s.request("resources/read", {"uri": "test://static/blob"})
+        c = resp["result"]["contents"][0]
+        check(base64.b64decode(c["blob"], validate=True) == bytes(range(32)), f"{v}: blob is base64")
+        resp, _ = s.request("resources/read", {"uri": "test://nope"})
+        check(error_code(resp) == -32002 and resp["error"].get("data", {}).get("uri") == "test://nope",
+              f"{v}: unknown resource -> -32002 with data.uri")
+        resp, _ = s.request("resources/read", {})
+        check(error_code(resp) == -32602, f"{v}: read without uri -> -32602")
+        resp, _ = s.request("resources/templates/list")
+        check(resp["result"]["resourceTemplates"][0]["uriTemplate"] == "test://items/{id}", f"{v}: template")
+        resp, _ = s.request("resources/read", {"uri": "test://items/42"})
+        check("42" in resp["result"]["contents"][0]["text"], f"{v}: template read")
+        resp, _ = s.request("resources/read", {"uri": "test://items/a/b"})
+        check(error_code(resp) == -32002, f"{v}: bad template id -> -32002")
+        resp, _ = s.request("resources/subscribe", {"uri": "test://static/text"})
+        check(resp.get("result") == {}, f"{v}: subscribe")
+        resp, _ = s.request("resources/unsubscribe", {"uri": "test://static/text"})
+        check(resp.get("result") == {}, f"{v}: unsubscribe")
+        resp, _ = s.request("resources/subscribe", {"uri": "test://missing"})
+        check(error_code(resp) == -32002, f"{v}: subscribe to unknown -> -32002")
+        s.close()
+
+
+def check_prompts_logging_completion():
+    for v in VERSIONS:
+        s = Server()
+        s.initialize(v)
+        s.silence(0.1)
+        resp, _ = s.request("prompts/list")
+        names = [p["name"] for p in resp["result"]["prompts"]]
+        check(names == ["greeting", "plain"], f"{v}: prompts")
+        resp, _ = s.request("prompts/get", {"name": "greeting", "arguments": {"name": "Ada"}})
+        check("Ada" in resp["result"]["messages"][0]["content"]["text"], f"{v}: greeting")
+        resp, _ = s.request("prompts/get", {"name": "plain"})
+        check(resp["result"]["messages"][0]["role"] == "user", f"{v}: plain")
+        for params in [{"name": "greeting"}, {"name": "greeting", "arguments": {}},
+                       {"name": "nope"}, {"name": "greeting", "arguments": {"name": 3}}, {}]:
+            resp, _ = s.request("prompts/get", params)
+            check(error_code(resp) == -32602, f"{v}: prompts/get {params} -> -32602")
+        resp, _ = s.request("logging/setLevel", {"level": "loud"})
+        check(error_code(resp) == -32602, f"{v}: bad level -> -32602")
+        s.request("logging/setLevel", {"level": "debug"})
+        _, notes = tool_call(s, "echo", {"text": "a"})
+        check([n["params"]["level"] for n in notes] == ["debug", "info"], f"{v}: debug shows debug+info")
+        s.request("logging/setLevel", {"level": "error"})
+        _, notes = tool_call(s, "fail")
+        check(notes == [], f"{v}: error level hides info and warning")
+        resp, _ = s.request("completion/complete", {"ref": {"type": "ref/prompt", "name": "greeting"},
+                                                     "argument": {"name": "name", "value": "al"}})
+        check(resp["result"]["completion"]["values"] == ["Alice", "Albert"], f"{v}: name completion")
+        resp, _ = s.request("completion/complete", {"ref": {"type": "ref/resource", "uri": "test://items/{id}"},
+                                                     "argument": {"name": "id", "value": "2"}})
+        vals = resp["result"]["completion"]["values"]
+        check(vals[0] == "2" and len(vals) == 11 and len(vals) <= 100, f"{v}: id completion {vals}")
+        for bad in [{"ref": {"type": "ref/prompt", "name": "nope"}, "argument": {"name": "x", "value": ""}},
+                    {"ref": {"type": "ref/other"}, "argument": {"name": "x", "value": ""}},
+                    {"ref": {"type": "ref/prompt", "name": "greeting"}}]:
+            resp, _ = s.request("completion/complete", bad)
+            check(error_code(resp) == -32602, f"{v}: completion {bad} -> -32602")
+        s.close()
+
+
+def check_profiles():
+    s = Server("--profile", "tools-only")
+    caps = s.initialize()["result"]["capabilities"]
+    check(set(caps) == {"tools"}, f"tools-only capabilities {caps}")
+    for m in ["resources/list", "prompts/list", "logging/setLevel", "completion/complete"]:
+        resp, _ = s.request(m, {})
+        check(error_code(resp) == -32601, f"tools-only: {m} -> -32601")
+    resp, notes = tool_call(s, "echo", {"text": "x"})
+    check("result" in resp and notes == [], "tools-only: tool works and logs nothing")
+    s.close()
+    s = Server("--profile", "minimal")
+    caps = s.initialize()["result"]["capabilities"]
+    check(caps == {}, f"minimal capabilities {caps}")
+    resp, _ = s.request("tools/list")
+    check(error_code(resp) == -32601, "minimal: tools/list -> -32601")
+    resp, _ = s.request("ping")
+    check(resp.get("result") == {}, "minimal: ping")
+    s.close()
+
+
+def check_process():
+    s = Server()
+    s.initialize()
+    s.send({"jsonrpc": "2.0", "id": "long", "method": "tools/call",
+            "params": {"name": "slow_progress", "arguments": {"steps": 20, "delay_ms": 1000}}})
+    time.sleep(0.1)
+    t0 = time.time()
+    rc = s.close()
+    check(rc == 0 and time.time() - t0 < 1.0, f"EOF during a 20 s call: exit 0 promptly (rc={rc})")
+    s = Server()
+    s.initialize()
+    s.p.send_signal(signal.SIGTERM)
+    try:
+        s.p.wait(2)
+        check(True, "")
+    except subprocess.TimeoutExpired:
+        check(False, "SIGTERM ends the server")
+        s.kill()
+    for args in [["--fault", "nope"], ["--profile"], ["--bogus"]]:
+        p = subprocess.run([BINARY, *args], capture_output=True, timeout=5)
+        check(p.returncode == 2 and p.stderr, f"usage error for {args}")
+
+
+# ----------------------------------------------------------------------------------------------
+# Part 2: each fault is visible on the wire
+# ----------------------------------------------------------------------------------------------
+
+def started(fault, version=LATEST):
+    s = Server("--fault", fault)
+    init = s.initialize(version)
+    return s, init
+
+
+def probe(fault):
+    """True when the injected bug was observed."""
+    if fault in ("wrong-id", "embedded-newline", "stdout-flood"):
+        s, _ = started(fault)
+        s.silence(0.1)
+        s.send({"jsonrpc": "2.0", "id": 5, "method": "tools/list"})
+        line = s.raw(10)
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            msg = None
+        s.kill()
+        if fault == "wrong-id":
+            return isinstance(msg, dict) and msg.get("id") != 5 and "result" in msg
+        if fault == "embedded-newline":
+            return msg is None and line.strip() == b"{"
+        return isinstance(msg, str) and len(line) >= 64 << 20
+    if fault == "missing-jsonrpc":
+        s, init = started(fault)
+        s.kill()
+        return "jsonrpc" not in init and "result" in init
+    if fault == "respond-to-notification":
+        s, _ = started(fault)
+        got = s.silence(0.3)
+        s.kill()
+        return any(json.loads(g).get("id", "x") is None and "result" in json.loads(g) for g in got)
+    if fault in ("result-and-error", "wrong-error-code", "error-code-string"):
+        s, _ = started(fault)
+        s.silence(0.1)
+        resp, _ = s.request("no/such/method", rid=3)
+        s.kill()
+        if fault == "result-and-error":
+            return "result" in resp and "error" in resp
+        if fault == "wrong-error-code":
+            return error_code(resp) == -32603
+        return isinstance(error_code(resp), str)
+    if fault == "crash-on-bad-json":
+        s, _ = started(fault)
+        s.send(b"{oops")
+        try:
+            rc = s.p.wait(3)
+        except subprocess.TimeoutExpired:
+            rc = None
+        s.kill()
+        return rc == 3
+    if fault == "garbage-stdout":
+        s = Server("--fault", fault)
+        s.send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+                "params": {"protocolVersion": LATEST, "capabilities": {}}})
+        first, second = s.raw(), s.raw()
+        s.kill()
+        try:
+            json.loads(second)
+            return False
+        except ValueError:
+            return "result" in json.loads(first)
+    if fault in ("hang-on-ping", "duplicate-response"):
+        s, _ = started(fault)
+        s.silence(0.1)
+        s.send({"jsonrpc": "2.0", "id": 9, "method": "ping"})
+        got = s.silence(1.0)
+        alive, _ = s.request("tools/list")  # everything else still works
+        s.kill()
+        answers = [g for g in got if json.loads(g).get("id") == 9]
+        ok = "result" in alive
+        return ok and (len(answers) == 0 if fault == "hang-on-ping" else len(answers) == 2)
+    if fault in ("decreasing-progress", "progress-after-response", "progress-wrong-token"):
+        s, _ = started(fault)
+        s.silence(0.1)
+        resp, notes = tool_call(s, "slow_progress", {"steps": 3, "delay_ms": 5}, meta={"progressToken": "t"})
+        after = s.silence(0.3)
+        s.kill()
+        prog = [n["params"] for n in notes if n.get("method") == "notifications/progress"]
+        if fault == "decreasing-progress":
+            vals = [p["progress"] for p in prog]
+            return len(vals) >= 2 and any(b <= a for a, b in zip(vals, vals[1:]))
+        if fault == "progress-after-response":
+            return any(json.loads(a).get("method") == "notifications/progress" for a in after)
+        return prog and all(p["progressToken"] != "t" for p in prog)
+    if fault == "no-initialize-version-check":
+        s, init = started(fault, "2025-06-18")
+        s.kill()
+        return init["result"]["protocolVersion"] == "2099-01-01"
+    if fault == "string-id-as-int":
+        s, _ = started(fault)
+        s.silence(0.1)
+        s.send({"jsonrpc": "2.0", "id": "17", "method": "ping"})
+        s.send({"jsonrpc": "2.0", "id": "abc", "method": "ping"})
+        a, b = s.recv(), s.recv()
+        s.kill()
+        return a.get("id") == 17 and isinstance(b.get("id"), int)
+    if fault == "null-id-parse-error-missing":
+        s, _ = started(fault)
+        s.send(b"{oops")
+        resp = s.recv()
+        s.kill()
+        return "error" in resp and "code" not in resp["error"]
+    if fault == "resource-not-found-wrong-code":
+        s, _ = started(fault)
+        resp, _ = s.request("resources/read", {"uri": "test://nope"})
+        s.kill()
+        return error_code(resp) == -32603
+    if fault == "invalid-cursor-accepted":
+        s, _ = started(fault)
+        resp, _ = s.request("resources/list", {"cursor": "bogus"})
+        s.kill()
+        return "result" in resp and resp["result"]["resources"][0]["uri"] == "test://static/text"
+    if fault == "bad-log-level-accepted":
+        s, _ = started(fault)
+        resp, _ = s.request("logging/setLevel", {"level": "loud"})
+        s.kill()
+        return resp.get("result") == {}
+    if fault == "missing-required-prompt-arg-accepted":
+        s, _ = started(fault)
+        resp, _ = s.request("prompts/get", {"name": "greeting"})
+        s.kill()
+        return "result" in resp
+    if fault == "ignore-stdin-eof":
+        s, _ = started(fault)
+        s.p.stdin.close()
+        try:
+            s.p.wait(1.5)
+            return False
+        except subprocess.TimeoutExpired:
+            s.p.send_signal(signal.SIGTERM)
+            try:
+                s.p.wait(3)
+            except subprocess.TimeoutExpired:
+                s.kill()
+                return False
+            return True
+    if fault == "tools-without-capability":
+        s, init = started(fault)
+        got = [json.loads(g) for g in s.silence(0.3)]
+        listed, _ = s.request("tools/list")
+        s.kill()
+        return "tools" not in init["result"]["capabilities"] and "result" in listed and \
+            any(g.get("method") == "notifications/tools/list_changed" for g in got)
+    if fault == "log-without-capability":
+        s, init = started(fault)
+        got = [json.loads(g) for g in s.silence(0.3)]
+        s.kill()
+        return "logging" not in init["result"]["capabilities"] and \
+            any(g.get("method") == "notifications/message" for g in got)
+    if fault == "server-info-missing":
+        s, init = started(fault)
+        s.kill()
+        return "serverInfo" not in init["result"]
+    if fault == "cancel-still-answers":
+        s, _ = started(fault)
+        s.silence(0.1)
+        s.send({"jsonrpc": "2.0", "id": "slow", "method": "tools/call",
+                "params": {"name": "slow_progress", "arguments": {"steps": 20, "delay_ms": 100}}})
+        s.recv()  # info log
+        s.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "slow"}})
+        got = [json.loads(g) for g in s.silence(0.5)]
+        s.kill()
+        return any(g.get("id") == "slow" for g in got)
+    if fault == "blob-not-base64":
+        s, _ = started(fault)
+        resp, _ = s.request("resources/read", {"uri": "test://static/blob"})
+        s.kill()
+        try:
+            base64.b64decode(resp["result"]["contents"][0]["blob"], validate=True)
+            return False
+        except ValueError:
+            return True
+    if fault in ("tool-schema-not-object", "tool-name-invalid"):
+        s, _ = started(fault)
+        listed, _ = s.request("tools/list")
+        s.kill()
+        tools = listed["result"]["tools"]
+        if fault == "tool-schema-not-object":
+            return any(t["inputSchema"].get("type") != "object" for t in tools)
+        return any(" " in t["name"] or "," in t["name"] for t in tools)
+    if fault == "log-level-ignored":
+        s, _ = started(fault)
+        s.request("logging/setLevel", {"level": "error"})
+        _, notes = tool_call(s, "echo", {"text": "x"})
+        s.kill()
+        return any(n.get("method") == "notifications/message" for n in notes)
+    if fault == "structured-content-mismatch":
+        s, _ = started(fault, "2025-06-18")
+        resp, _ = tool_call(s, "add", {"a": 1, "b": 2})
+        s.kill()
+        return not isinstance(resp["result"]["structuredContent"].get("sum"), (int, float))
+    if fault == "batch-rejected":
+        s, _ = started(fault, "2025-03-26")
+        s.silence(0.1)
+        s.send([{"jsonrpc": "2.0", "id": 1, "method": "ping"}])
+        resp = s.recv()
+        s.kill()
+        return isinstance(resp, dict) and error_code(resp) == -32600
+    if fault == "completion-over-100":
+        s, _ = started(fault)
+        resp, _ = s.request("completion/complete", {"ref": {"type": "ref/prompt", "name": "greeting"},
+                                                     "argument": {"name": "name", "value": ""}})
+        s.kill()
+        return len(resp["result"]["completion"]["values"]) > 100
+    if fault == "unknown-tool-iserror":
+        s, _ = started(fault)
+        resp, _ = tool_call(s, "nope")
+        s.kill()
+        return resp.get("result", {}).get("isError") is True
+    if fault == "invalid-args-protocol-error":
+        s, _ = started(fault)
+        resp, _ = tool_call(s, "echo", {})
+        s.kill()
+        return error_code(resp) == -32602
+    return None
+
+
+def check_faults(faults_json):
+    with open(faults_json) as f:
+        doc = json.load(f)
+    entries = doc["faults"] + doc.get("ambiguous", [])
+    listed = subprocess.run([BINARY, "--list-faults"], capture_output=True, text=True, timeout=5).stdout
+    names = [line.split()[0] for line in listed.splitlines() if line.strip()]
+    check(sorted(names) == sorted(e["name"] for e in entries), "faults.json and --list-faults agree")
+    for e in doc["faults"]:
+        check(e.get("level") in ("MUST", "SHOULD") and e.get("requirements") and e.get("description"),
+              f"{e['name']}: faults.json entry complete")
+    for e in entries:
+        try:
+            seen = probe(e["name"])
+        except (Timeout, EOFError, ValueError, KeyError, TypeError) as ex:
+            seen = f"probe error {type(ex).__name__}: {ex}"
+        check(seen is True, f"fault {e['name']} observable (probe said {seen})")
+
+
+def main():
+    global BINARY
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    BINARY = sys.argv[1]
+    only = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "-k" else ""
+    sections = [check_lifecycle, check_envelope, check_batches, check_tools, check_resources,
+                check_prompts_logging_completion, check_profiles, check_process,
+                lambda: check_faults(sys.argv[2])]
+    names = ["lifecycle", "envelope", "batches", "tools", "resources", "prompts-logging-completion",
+             "profiles", "process", "faults"]
+    for name, fn in zip(names, sections):
+        if only and only not in name:
+            continue
+        t0 = time.time()
+        print(f"[{name}]", flush=True)
+        try:
+            fn()
+        except (Timeout, EOFError, ValueError, KeyError, TypeError, IndexError) as ex:
+            check(False, f"{name}: aborted by {type(ex).__name__}: {ex}")
+        print(f"  ({time.time() - t0:.1f} s)", flush=True)
+    print(f"{CHECKS - len(FAILURES)}/{CHECKS} checks passed")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
