@@ -7,10 +7,16 @@ per fault and shows that the injected bug is really on the wire (a fault that si
 nothing would make the harness's end-to-end tests meaningless). It also checks that
 faults.json and --list-faults name the same faults.
 
-usage: selfcheck.py PATH/TO/mcpspec-testserver PATH/TO/faults.json [-k SUBSTRING]
+Optionally (--schemas DIR, and only when the python `jsonschema` package is importable) every
+message of a scripted session per revision is validated against the official schemas of the
+specification: read-only use for a cross-check, as the project allows.
+
+usage: selfcheck.py PATH/TO/mcpspec-testserver PATH/TO/faults.json [--schemas DIR] [-k SUBSTRING]
 """
+import argparse
 import base64
 import json
+import os
 import queue
 import signal
 import subprocess
@@ -50,6 +56,7 @@ class Server:
         threading.Thread(target=self._pump, daemon=True).start()
         threading.Thread(target=self._drain_stderr, daemon=True).start()
         self.next_id = 1000
+        self.seen = []  # every parsed message, for the schema cross-check
 
     def _pump(self):
         while True:
@@ -85,7 +92,9 @@ class Server:
         line = self.raw(timeout)
         if line is None:
             raise EOFError("server closed stdout")
-        return json.loads(line)
+        msg = json.loads(line)
+        self.seen.append(msg)
+        return msg
 
     def silence(self, seconds):
         """Messages that arrive within `seconds` (a correct exchange expects none)."""
@@ -530,6 +539,93 @@ def check_process():
         check(p.returncode == 2 and p.stderr, f"usage error for {args}")
 
 
+RESULT_DEFS = {
+    "initialize": "InitializeResult", "ping": "EmptyResult", "tools/list": "ListToolsResult",
+    "tools/call": "CallToolResult", "resources/list": "ListResourcesResult",
+    "resources/templates/list": "ListResourceTemplatesResult", "resources/read": "ReadResourceResult",
+    "resources/subscribe": "EmptyResult", "resources/unsubscribe": "EmptyResult",
+    "prompts/list": "ListPromptsResult", "prompts/get": "GetPromptResult",
+    "completion/complete": "CompleteResult", "logging/setLevel": "EmptyResult",
+}
+NOTIFICATION_DEFS = {"notifications/progress": "ProgressNotification",
+                     "notifications/message": "LoggingMessageNotification"}
+
+
+def official_validator(schema_dir, version):
+    """errors(instance, definition) -> messages, or None when the cross-check cannot run."""
+    try:
+        import jsonschema
+    except ImportError:
+        return None
+    path = os.path.join(schema_dir or "", version, "schema.json")
+    if not os.path.isfile(path):
+        return None
+    with open(path) as f:
+        schema = json.load(f)
+    container = "$defs" if "$defs" in schema else "definitions"
+    cls = jsonschema.validators.validator_for(schema)
+
+    def errors(instance, name):
+        root = dict(schema)
+        root["$ref"] = f"#/{container}/{name}"
+        return [e.message[:200] for e in cls(root).iter_errors(instance)][:2]
+    return errors
+
+
+def check_schemas(schema_dir):
+    for v in VERSIONS:
+        errors = official_validator(schema_dir, v)
+        if errors is None:
+            print(f"  SKIP: needs the python package jsonschema and {schema_dir}/{v}/schema.json")
+            return
+        s = Server()
+        methods = {}  # id -> method
+
+        def req(method, params=None):
+            resp, _ = s.request(method, params)
+            methods[resp.get("id")] = method
+            return resp
+        methods[0] = "initialize"
+        s.initialize(v)
+        req("ping")
+        req("tools/list")
+        for name, args in [("echo", {"text": "x"}), ("add", {"a": 1, "b": 2.5}), ("fail", {}), ("image", {}),
+                           ("delete_everything", {}), ("echo", {}), ("nope", {})]:
+            req("tools/call", {"name": name, "arguments": args})
+        resp, _ = s.request("tools/call", {"name": "slow_progress", "arguments": {"steps": 2, "delay_ms": 1},
+                                           "_meta": {"progressToken": "tok"}})
+        methods[resp.get("id")] = "tools/call"
+        req("logging/setLevel", {"level": "debug"})
+        req("tools/call", {"name": "echo", "arguments": {"text": "y"}})
+        r = req("resources/list")
+        req("resources/list", {"cursor": r["result"]["nextCursor"]})
+        req("resources/templates/list")
+        for uri in ["test://static/text", "test://static/blob", "test://static/json", "test://items/7", "test://x"]:
+            req("resources/read", {"uri": uri})
+        req("resources/subscribe", {"uri": "test://static/text"})
+        req("resources/unsubscribe", {"uri": "test://static/text"})
+        req("prompts/list")
+        req("prompts/get", {"name": "greeting", "arguments": {"name": "Ada", "style": "formal"}})
+        req("prompts/get", {"name": "plain"})
+        req("prompts/get", {"name": "greeting"})
+        req("completion/complete", {"ref": {"type": "ref/prompt", "name": "greeting"},
+                                    "argument": {"name": "name", "value": "B"}})
+        req("completion/complete", {"ref": {"type": "ref/resource", "uri": "test://items/{id}"},
+                                    "argument": {"name": "id", "value": "1"}})
+        req("no/such/method")
+        s.close()
+        checked = 0
+        for msg in s.seen:
+            problems = errors(msg, "JSONRPCMessage")
+            if "result" in msg and msg.get("id") in methods:
+                problems += errors(msg["result"], RESULT_DEFS[methods[msg["id"]]])
+            elif msg.get("method") in NOTIFICATION_DEFS:
+                problems += errors(msg, NOTIFICATION_DEFS[msg["method"]])
+            checked += 1
+            check(not problems, f"{v}: official schema rejects {json.dumps(msg)[:200]}: {problems}")
+        print(f"  {v}: {checked} messages validated against the official schema")
+
+
 # ----------------------------------------------------------------------------------------------
 # Part 2: each fault is visible on the wire
 # ----------------------------------------------------------------------------------------------
@@ -752,7 +848,51 @@ def probe(fault):
     return None
 
 
-def check_faults(faults_json):
+def schema_failures(errors, fault):
+    """Messages of one scripted session that the official schema rejects. The unreadable-id
+    error reply carries "id": null (JSON-RPC 2.0), which the official schemas do not admit;
+    the project accepts it, so that member is dropped before validating."""
+    s = Server(*(["--fault", fault] if fault else []))
+    init = s.initialize()
+    for line in [{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                 {"jsonrpc": "2.0", "id": 3, "method": "no/such/method"}, b"{oops",
+                 {"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": "test://static/blob"}}]:
+        s.send(line)
+    got = [json.dumps(init).encode()] + s.silence(1.0)
+    s.kill()
+    bad = []
+    for line in got:
+        try:
+            msg = json.loads(line)
+        except ValueError:
+            bad.append(line[:80])
+            continue
+        if isinstance(msg, dict) and msg.get("id", 0) is None and "error" in msg:
+            msg = {k: v for k, v in msg.items() if k != "id"}
+        if errors(msg, "JSONRPCMessage") or \
+                (isinstance(msg, dict) and msg.get("id") == 0 and errors(msg.get("result"), "InitializeResult")) or \
+                (isinstance(msg, dict) and msg.get("id") == 2 and "result" in msg and
+                 errors(msg["result"], "ListToolsResult")) or \
+                (isinstance(msg, dict) and msg.get("id") == 4 and "result" in msg and
+                 errors(msg["result"], "ReadResourceResult")):
+            bad.append(json.dumps(msg)[:80])
+    return bad
+
+
+def check_fault_schemas(doc, schema_dir):
+    """Every fault that claims MCPSPEC-SCHEMA really breaks the official schema."""
+    errors = official_validator(schema_dir, LATEST)
+    if errors is None:
+        print("  SKIP: schema claims not cross-checked (needs jsonschema and --schemas)")
+        return
+    check(schema_failures(errors, None) == [], "correct server: scripted session passes the official schema")
+    for e in doc["faults"]:
+        if "MCPSPEC-SCHEMA" in e["requirements"]:
+            bad = schema_failures(errors, e["name"])
+            check(bad, f"{e['name']} claims MCPSPEC-SCHEMA: the official {LATEST} schema rejects a message")
+
+
+def check_faults(faults_json, schema_dir=None):
     with open(faults_json) as f:
         doc = json.load(f)
     entries = doc["faults"] + doc.get("ambiguous", [])
@@ -768,22 +908,26 @@ def check_faults(faults_json):
         except (Timeout, EOFError, ValueError, KeyError, TypeError) as ex:
             seen = f"probe error {type(ex).__name__}: {ex}"
         check(seen is True, f"fault {e['name']} observable (probe said {seen})")
+    check_fault_schemas(doc, schema_dir)
 
 
 def main():
     global BINARY
-    if len(sys.argv) < 3:
-        print(__doc__)
-        return 2
-    BINARY = sys.argv[1]
-    only = sys.argv[4] if len(sys.argv) > 4 and sys.argv[3] == "-k" else ""
-    sections = [check_lifecycle, check_envelope, check_batches, check_tools, check_resources,
-                check_prompts_logging_completion, check_profiles, check_process,
-                lambda: check_faults(sys.argv[2])]
-    names = ["lifecycle", "envelope", "batches", "tools", "resources", "prompts-logging-completion",
-             "profiles", "process", "faults"]
-    for name, fn in zip(names, sections):
-        if only and only not in name:
+    ap = argparse.ArgumentParser(description="self-check of mcpspec-testserver")
+    ap.add_argument("binary")
+    ap.add_argument("faults_json")
+    ap.add_argument("--schemas", help="directory with <version>/schema.json (official, read-only)")
+    ap.add_argument("-k", default="", help="run only sections whose name contains this")
+    opts = ap.parse_args()
+    BINARY = opts.binary
+    sections = [("lifecycle", check_lifecycle), ("envelope", check_envelope), ("batches", check_batches),
+                ("tools", check_tools), ("resources", check_resources),
+                ("prompts-logging-completion", check_prompts_logging_completion),
+                ("profiles", check_profiles), ("process", check_process),
+                ("schemas", lambda: check_schemas(opts.schemas)),
+                ("faults", lambda: check_faults(opts.faults_json, opts.schemas))]
+    for name, fn in sections:
+        if opts.k not in name:
             continue
         t0 = time.time()
         print(f"[{name}]", flush=True)
