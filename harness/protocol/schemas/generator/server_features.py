@@ -1,0 +1,126 @@
+"""What servers offer: resources, resource templates, prompts and tools."""
+
+from content import resource_members
+from core import array, boolean, described, enum, map_of, obj, open_object, ref, string, when
+from envelope import notification_params, request_params, result
+
+
+def define_resources(v, d):
+    d.add("Resource", obj("A piece of data the server can hand out.", resource_members(v), ["uri", "name"]))
+    d.add("ResourceTemplate", obj("A family of resources addressed by a URI template.", {
+        "uriTemplate": string("RFC 6570 template.", format="uri-template"),
+        "name": string("Programmatic name."),
+        "title": when(v.since("2025-06-18"), string("Display name.")),
+        "description": string(),
+        "mimeType": string("Media type shared by all matching resources."),
+        "annotations": ref("Annotations"),
+        "icons": when(v.since("2025-11-25"), array(ref("Icon"))),
+        "_meta": when(v.since("2025-06-18"), ref("Meta")),
+    }, ["uriTemplate", "name"]))
+
+    d.add("ListResourcesResult", result("One page of resources.", {
+        "resources": array(ref("Resource")),
+        "nextCursor": ref("Cursor"),
+    }, ["resources"]))
+    d.add("ListResourceTemplatesResult", result("One page of resource templates.", {
+        "resourceTemplates": array(ref("ResourceTemplate")),
+        "nextCursor": ref("Cursor"),
+    }, ["resourceTemplates"]))
+
+    uri = string("URI of the resource.", format="uri")
+    d.add("ReadResourceParams", request_params("Which resource to read.", {"uri": uri}, ["uri"]))
+    d.add("ReadResourceResult", result("The resource's contents (one or more parts).", {
+        "contents": array(ref("ResourceContentsItem")),
+    }, ["contents"]))
+    d.add("SubscribeParams", request_params("Resource to watch for changes.", {"uri": uri}, ["uri"]))
+    d.add("UnsubscribeParams", request_params("Resource to stop watching.", {"uri": uri}, ["uri"]))
+    d.add("ResourceUpdatedParams", notification_params("A watched resource changed.", {"uri": uri}, ["uri"]))
+
+
+def define_prompts(v, d):
+    d.add("PromptArgument", obj("An argument a prompt template accepts.", {
+        "name": string(),
+        "title": when(v.since("2025-06-18"), string("Display name.")),
+        "description": string(),
+        "required": boolean("The argument must be supplied."),
+    }, ["name"]))
+    d.add("Prompt", obj("A prompt or prompt template the server offers.", {
+        "name": string(),
+        "title": when(v.since("2025-06-18"), string("Display name.")),
+        "description": string(),
+        "arguments": array(ref("PromptArgument")),
+        "icons": when(v.since("2025-11-25"), array(ref("Icon"))),
+        "_meta": when(v.since("2025-06-18"), ref("Meta")),
+    }, ["name"]))
+    d.add("ListPromptsResult", result("One page of prompts.", {
+        "prompts": array(ref("Prompt")),
+        "nextCursor": ref("Cursor"),
+    }, ["prompts"]))
+    d.add("GetPromptParams", request_params("Which prompt to render, with which arguments.", {
+        "name": string(),
+        "arguments": map_of(string(), "Argument values by name."),
+    }, ["name"]))
+    d.add("PromptMessage", obj("One message of a rendered prompt.", {
+        "role": ref("Role"),
+        "content": ref("ContentBlock"),
+    }, ["role", "content"]))
+    d.add("GetPromptResult", result("A rendered prompt.", {
+        "description": string(),
+        "messages": array(ref("PromptMessage")),
+    }, ["messages"]))
+
+
+def object_schema_shape(v, desc):
+    """inputSchema / outputSchema: a JSON Schema whose root describes an object."""
+    return obj(desc, {
+        "$schema": when(v.since("2025-11-25"), string("Dialect of this schema; 2020-12 when absent.")),
+        "type": {"const": "object"},
+        "properties": map_of(open_object()),
+        "required": array(string()),
+    }, ["type"])
+
+
+def define_tools(v, d):
+    if v.since("2025-03-26"):
+        d.add("ToolAnnotations", obj("Untrusted hints about a tool's behaviour.", {
+            "title": string("Display name."),
+            "readOnlyHint": boolean("Does not modify its environment."),
+            "destructiveHint": boolean("May destroy or overwrite (meaningful when not read-only)."),
+            "idempotentHint": boolean("Repeating a call with the same arguments has no further effect."),
+            "openWorldHint": boolean("Interacts with entities outside a closed domain."),
+        }))
+    if v.since("2025-11-25"):
+        d.add("ToolExecution", obj("How a tool may be run.", {
+            "taskSupport": enum(["forbidden", "optional", "required"], "Whether calls may or must be tasks."),
+        }))
+    d.add("Tool", obj("A function the server lets a model call.", {
+        "name": string(),
+        "title": when(v.since("2025-06-18"), string("Display name.")),
+        "description": string("What the tool does, for the model."),
+        "inputSchema": object_schema_shape(v, "JSON Schema of the arguments."),
+        "outputSchema": when(v.since("2025-06-18"), object_schema_shape(v, "JSON Schema of structuredContent.")),
+        "annotations": when(v.since("2025-03-26"), ref("ToolAnnotations")),
+        "execution": when(v.since("2025-11-25"), ref("ToolExecution")),
+        "icons": when(v.since("2025-11-25"), array(ref("Icon"))),
+        "_meta": when(v.since("2025-06-18"), ref("Meta")),
+    }, ["name", "inputSchema"]))
+    d.add("ListToolsResult", result("One page of tools.", {
+        "tools": array(ref("Tool")),
+        "nextCursor": ref("Cursor"),
+    }, ["tools"]))
+    d.add("CallToolParams", request_params("Which tool to run and with what.", {
+        "name": string(),
+        "arguments": open_object("Arguments, checked against the tool's inputSchema."),
+        "task": when(v.since("2025-11-25"), described("Run as a task.", ref("TaskMetadata"))),
+    }, ["name"]))
+    d.add("CallToolResult", result("Outcome of a tool call; errors of the tool itself set isError.", {
+        "content": array(ref("ContentBlock"), "Unstructured output."),
+        "structuredContent": when(v.since("2025-06-18"), open_object("Output matching outputSchema.")),
+        "isError": boolean("The tool failed; content explains why."),
+    }, ["content"]))
+
+
+def define(v, d):
+    define_resources(v, d)
+    define_prompts(v, d)
+    define_tools(v, d)
