@@ -1,0 +1,100 @@
+#include "reports/run_facts.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace mcpspec::reports {
+
+void count_verdict(RunSummary& s, Verdict v) {
+  switch (v) {
+    case Verdict::Pass: ++s.pass; break;
+    case Verdict::Fail: ++s.fail; break;
+    case Verdict::Warn: ++s.warn; break;
+    case Verdict::Skip: ++s.skip; break;
+    case Verdict::XFail: ++s.xfail; break;
+    case Verdict::XPass: ++s.xpass; break;
+    case Verdict::Error: ++s.error; break;
+  }
+}
+
+RunSummary summarize(const std::vector<ScenarioResult>& results, bool strict) {
+  RunSummary s;
+  s.strict = strict;
+  for (const auto& r : results) count_verdict(s, r.verdict);
+  return s;
+}
+
+int exit_code(const RunSummary& s) { return s.failed() ? 1 : 0; }
+
+bool is_failing(Verdict v, bool strict) {
+  return v == Verdict::Fail || v == Verdict::XPass || v == Verdict::Error ||
+         (strict && v == Verdict::Warn);
+}
+
+std::string area_of(const ScenarioResult& r) {
+  if (!r.area.empty()) return r.area;
+  const auto first = r.id.find('/');
+  if (first != std::string::npos) {
+    const auto second = r.id.find('/', first + 1);
+    if (second != std::string::npos && second > first + 1) return r.id.substr(first + 1, second - first - 1);
+  }
+  return "other";
+}
+
+std::vector<AreaCounts> per_area(const std::vector<ScenarioResult>& results, bool strict) {
+  std::map<std::string, RunSummary> by_area;
+  for (const auto& r : results) {
+    auto& c = by_area[area_of(r)];
+    c.strict = strict;
+    count_verdict(c, r.verdict);
+  }
+  std::vector<AreaCounts> out;
+  for (auto& [area, counts] : by_area) out.push_back({area, counts});
+  return out;
+}
+
+std::string count_sentence(const RunSummary& s) {
+  auto plural = [](int n, const char* one, const char* many) {
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+  };
+  // Skips get their own word on purpose: a skipped case was not shown to conform.
+  std::string out = fmt::format("{} passed, {} failed, {}, {} skipped", s.pass, s.fail,
+                                plural(s.warn, "warning", "warnings"), s.skip);
+  if (s.xfail) out += ", " + plural(s.xfail, "expected failure", "expected failures");
+  if (s.xpass) out += ", " + plural(s.xpass, "unexpected pass", "unexpected passes");
+  if (s.error) out += ", " + plural(s.error, "error", "errors");
+  return out;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+std::string shell_word(const std::string& s) {
+  const bool plain = !s.empty() && s.find_first_not_of(
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._/-:=@+,") == std::string::npos;
+  return plain ? s : shell_quote(s);
+}
+
+std::string rerun_command(const RunInfo& info, const ScenarioResult& r) {
+  const std::string& t = info.target;
+  const char* flag = "--server";
+  if (r.role == "client") flag = "--client";
+  else if (t.rfind("http://", 0) == 0 || t.rfind("https://", 0) == 0) flag = "--url";
+  std::string cmd = fmt::format("mcpspec run {} {} --filter {}", flag, shell_quote(t), shell_quote(r.id));
+  if (!r.protocol.empty()) cmd += " --protocol " + shell_word(r.protocol);
+  if (info.strict) cmd += " --strict";
+  return cmd + " --wire";
+}
+
+std::string case_name(const ScenarioResult& r) {
+  return r.protocol.empty() ? r.id : fmt::format("{} [{}]", r.id, r.protocol);
+}
+
+}  // namespace mcpspec::reports
