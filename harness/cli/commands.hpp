@@ -1,0 +1,25 @@
+#pragma once
+// The mcpspec subcommands. Each returns the process exit code: 0 nothing failed, 1 failures,
+// 2 usage or harness error.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace mcpspec::cli {
+
+void add_run_command(CLI::App& app, int& exit_code);
+void add_list_command(CLI::App& app, int& exit_code);
+void add_coverage_command(CLI::App& app, int& exit_code);
+void add_validate_command(CLI::App& app, int& exit_code);
+
+// Usage problems found after parsing (bad values, missing files): reported like CLI11's own.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+}  // namespace mcpspec::cli

@@ -1,0 +1,92 @@
+// `mcpspec coverage`: how many testable MUST and SHOULD requirements have at least one scenario.
+#include "harness/cli/commands.hpp"
+#include "harness/cli/selection.hpp"
+#include "harness/scenario/requirements.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <iostream>
+#include <map>
+#include <memory>
+#include <set>
+
+namespace mcpspec::cli {
+
+namespace {
+
+struct CoverageArgs {
+  Selection selection;
+  std::string protocol = "2025-11-25";
+  std::string role = "server";
+  bool missing = false;
+};
+
+// A requirement can be tested against a target of `role` when its testability says so.
+bool testable_for(const scenario::Requirement& r, const std::string& role) {
+  if (role == "any") return r.testable != "none";
+  return r.testable == "both" || r.testable == role;
+}
+
+}  // namespace
+
+void add_coverage_command(CLI::App& app, int& exit_code) {
+  auto a = std::make_shared<CoverageArgs>();
+  auto* cmd = app.add_subcommand("coverage", "Per area: testable MUST/SHOULD requirements covered by at least one scenario");
+  cmd->add_option("paths", a->selection.paths, "Scenario files or folders (default: scenarios/mcp)");
+  cmd->add_option("--protocol", a->protocol, "Protocol version whose catalog is used")->capture_default_str();
+  cmd->add_option("--role", a->role, "Count requirements testable against this role")
+      ->check(CLI::IsMember({"server", "client", "any"}))
+      ->capture_default_str();
+  cmd->add_flag("--missing", a->missing, "List the uncovered requirement ids");
+  cmd->callback([a, &exit_code] {
+    auto versions = protocols_from(a->protocol);
+    const auto& catalog = scenario::RequirementCatalog::builtin();
+    auto scenarios = select_scenarios(a->selection);
+    std::set<std::string> covered;
+    for (const auto& s : scenarios) {
+      if (!s.protocol.contains(versions.front())) continue;
+      if (a->role != "any" && s.role != a->role) continue;
+      for (const auto& r : s.requirements) covered.insert(r);
+    }
+    struct Counts {
+      int must = 0, must_cov = 0, should = 0, should_cov = 0;
+      std::vector<std::string> missing;
+    };
+    std::map<std::string, Counts> by_area;
+    Counts total;
+    for (const auto& r : catalog.all(versions.front())) {
+      if (!testable_for(r, a->role) || r.id.rfind("MCPSPEC-", 0) == 0) continue;
+      if (r.level != Level::Must && r.level != Level::Should) continue;
+      bool cov = covered.count(r.id) > 0;
+      for (Counts* c : {&by_area[r.area], &total}) {
+        if (r.level == Level::Must) {
+          ++c->must;
+          c->must_cov += cov;
+        } else {
+          ++c->should;
+          c->should_cov += cov;
+        }
+        if (!cov && c != &total) c->missing.push_back(r.id);
+      }
+    }
+    std::cout << fmt::format("Coverage of protocol {} requirements testable against a {} ({} scenarios)\n\n",
+                             versions.front(), a->role, scenarios.size());
+    std::cout << fmt::format("{:<32} {:>12} {:>12}\n", "area", "MUST", "SHOULD");
+    auto cell = [](int c, int t) { return t == 0 ? std::string("-") : fmt::format("{}/{}", c, t); };
+    for (const auto& [area, c] : by_area) {
+      std::cout << fmt::format("{:<32} {:>12} {:>12}\n", catalog.area_title(versions.front(), area),
+                               cell(c.must_cov, c.must), cell(c.should_cov, c.should));
+      if (a->missing && !c.missing.empty()) {
+        std::string ids;
+        for (const auto& id : c.missing) ids += " " + id;
+        std::cout << "    not covered:" << ids << "\n";
+      }
+    }
+    std::cout << fmt::format("{:<32} {:>12} {:>12}\n", "total", cell(total.must_cov, total.must),
+                             cell(total.should_cov, total.should));
+    exit_code = 0;
+  });
+}
+
+}  // namespace mcpspec::cli

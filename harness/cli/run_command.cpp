@@ -1,0 +1,246 @@
+// `mcpspec run`: run scenarios against a target and report.
+#include "harness/cli/commands.hpp"
+#include "harness/cli/paths.hpp"
+#include "harness/cli/selection.hpp"
+#include "harness/protocol/schema_registry.hpp"
+#include "harness/protocol/versions.hpp"
+#include "harness/scenario/baseline.hpp"
+#include "harness/scenario/requirements.hpp"
+#include "harness/scenario/suite.hpp"
+#include "harness/transport/stdio_transport.hpp"
+#include "reports/reporter.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <thread>
+
+namespace fs = std::filesystem;
+
+namespace mcpspec::cli {
+
+namespace {
+
+struct RunArgs {
+  std::string server;
+  Selection selection;
+  std::string protocol = protocol::latest_version();
+  int timeout_ms = 5000;
+  int jobs = 0;
+  std::vector<std::string> reports;
+  std::string baseline;
+  bool strict = false;
+  bool wire = false;
+  bool verbose = false;
+  std::string schema;
+  double deadline_s = 3600;
+  std::string call_tools = "readonly";
+  std::size_t max_message_bytes = 16 * 1024 * 1024;
+  std::string targets_file;
+};
+
+// One thing to test: a server command with its suites and baseline.
+struct Target {
+  std::string name;
+  std::string server;
+  std::vector<std::string> scenarios;
+  std::string baseline;
+};
+
+std::string iso_now() {
+  std::time_t t = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+// The bundled default: scenarios/targets.json names our reference servers and their suites.
+std::vector<Target> default_targets(const std::string& file) {
+  std::ifstream in(file);
+  if (!in) throw UsageError("no --server given and no default targets file at " + file);
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(in);
+  } catch (const std::exception& e) {
+    throw UsageError(file + ": not valid JSON: " + e.what());
+  }
+  std::vector<Target> out;
+  if (!doc.contains("targets") || !doc["targets"].is_array()) throw UsageError(file + ": needs a \"targets\" array");
+  std::string home = home_dir(), bin = binary_dir();
+  auto expand = [&](std::string s) {
+    for (auto [k, v] : {std::pair<std::string, std::string>{"${bindir}", bin}, {"${home}", home}}) {
+      for (auto p = s.find(k); p != std::string::npos; p = s.find(k)) s.replace(p, k.size(), v);
+    }
+    return s;
+  };
+  for (std::size_t i = 0; i < doc["targets"].size(); ++i) {
+    const auto& t = doc["targets"][i];
+    std::string where = file + ": /targets/" + std::to_string(i);
+    if (!t.is_object() || !t.contains("name") || !t.contains("server") || !t["server"].is_string())
+      throw UsageError(where + ": needs \"name\" and \"server\"");
+    Target tg;
+    tg.name = t["name"];
+    tg.server = expand(t["server"]);
+    for (const auto& s : t.value("scenarios", nlohmann::json::array())) tg.scenarios.push_back(expand(home + "/" + s.get<std::string>()));
+    if (t.contains("baseline") && t["baseline"].is_string()) tg.baseline = expand(home + "/" + t["baseline"].get<std::string>());
+    out.push_back(std::move(tg));
+  }
+  return out;
+}
+
+scenario::TargetSpec stdio_target(const std::string& command, std::size_t max_message_bytes) {
+  scenario::TargetSpec t;
+  t.description = command;
+  t.transport = "stdio";
+  std::string cmd = absolutize_command(command);
+  t.make = [cmd, max_message_bytes](const std::string& workdir, const std::map<std::string, std::string>& env) {
+    transport::StdioOptions o;
+    o.spawn.command = cmd;
+    o.spawn.workdir = workdir;
+    o.spawn.env = env;
+    o.max_message_bytes = max_message_bytes;
+    return std::unique_ptr<transport::Transport>(new transport::StdioTransport(o));
+  };
+  return t;
+}
+
+// With several targets in one invocation, file reports get the target's name: out.json -> out.chant.json.
+std::string report_spec_for(const std::string& spec, const std::string& target, bool several) {
+  auto colon = spec.find(':');
+  if (!several || colon == std::string::npos) return spec;
+  std::string path = spec.substr(colon + 1);
+  if (path == "-") return spec;
+  fs::path p(path);
+  return spec.substr(0, colon + 1) + (p.parent_path() / (p.stem().string() + "." + target + p.extension().string())).string();
+}
+
+int run_one(const RunArgs& a, const Target& target, bool several) {
+  Selection sel = a.selection;
+  if (sel.paths.empty()) sel.paths = target.scenarios;
+  auto scenarios = select_scenarios(sel);
+  if (scenarios.empty()) throw UsageError("no scenario matches the given paths, --filter and --tag");
+  auto protocols = protocols_from(a.protocol);
+
+  std::unique_ptr<protocol::SchemaRegistry> user_schema;
+  if (!a.schema.empty()) user_schema = protocol::SchemaRegistry::from_file(a.schema, protocols.front());
+
+  Baseline baseline;
+  std::string baseline_path = a.baseline.empty() ? target.baseline : a.baseline;
+  if (!baseline_path.empty()) baseline = Baseline::load(baseline_path);
+
+  reports::ReportOptions ro;
+  ro.wire = a.wire;
+  ro.verbose = a.verbose;
+  ro.color = ::isatty(1) && std::getenv("NO_COLOR") == nullptr;
+  ro.console = &std::cout;
+  std::vector<std::string> specs = a.reports;
+  bool console_given = std::any_of(specs.begin(), specs.end(), [](const std::string& s) {
+    return s == "console" || (s.size() > 2 && s.substr(s.size() - 2) == ":-");
+  });
+  if (!console_given) specs.insert(specs.begin(), "console");
+  std::vector<std::unique_ptr<reports::Reporter>> reporters;
+  for (const auto& s : specs) {
+    try {
+      reporters.push_back(reports::make_reporter(report_spec_for(s, target.name, several), ro));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--report ") + s + ": " + e.what());
+    }
+  }
+
+  scenario::SuiteOptions so;
+  so.config.target = stdio_target(target.server, a.max_message_bytes);
+  so.config.timeout_ms = a.timeout_ms;
+  so.config.call_tools = a.call_tools;
+  so.config.schemas = user_schema ? user_schema.get() : &protocol::SchemaRegistry::builtin();
+  so.config.catalog = &scenario::RequirementCatalog::builtin();
+  so.config.run_deadline = Deadline::after_ms(static_cast<long long>(a.deadline_s * 1000));
+  so.protocols = protocols;
+  so.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+  so.strict = a.strict;
+  so.baseline = baseline.empty() ? nullptr : &baseline;
+  so.on_result = [&](const ScenarioResult& r) {
+    for (auto& rep : reporters) rep->on_result(r);
+  };
+
+  RunInfo info;
+  info.mcpspec_version = MCPSPEC_VERSION;
+  info.target = target.server;
+  info.started_at = iso_now();
+  info.protocols = protocols;
+  info.strict = a.strict;
+  auto t0 = Clock::now();
+  for (auto& rep : reporters) rep->on_start(info, scenarios.size() * protocols.size());
+  auto results = scenario::run_suite(scenarios, so);
+  info.duration_ms = ms_since(t0);
+  info.stale_baseline = baseline.stale();
+  auto summary = scenario::summarize(results, a.strict);
+  for (auto& rep : reporters) {
+    try {
+      rep->on_finish(info, results, summary);
+    } catch (const std::exception& e) {
+      std::cerr << "mcpspec: could not write a report: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  return summary.failed() ? 1 : 0;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, int& exit_code) {
+  auto args = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand("run", "Run scenarios against an MCP server (default: the bundled reference servers)");
+  cmd->add_option("--server", args->server, "Command that starts the server under test (stdio), run by /bin/sh");
+  cmd->add_option("paths", args->selection.paths, "Scenario files or folders (default: the generic suite scenarios/mcp)");
+  cmd->add_option("--filter", args->selection.filters, "Only scenarios whose id matches this glob (repeatable)");
+  cmd->add_option("--tag", args->selection.tags, "Only scenarios with this tag (repeatable)");
+  cmd->add_option("--protocol", args->protocol, "Protocol version to propose, or 'all' to run once per version")
+      ->capture_default_str();
+  cmd->add_option("--timeout-ms", args->timeout_ms, "Default wait for each expected message")
+      ->check(CLI::Range(1, 600000))
+      ->capture_default_str();
+  cmd->add_option("--jobs,-j", args->jobs, "Scenarios run in parallel, each with its own server process (default: cores, at most 4)")
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--report", args->reports, "console | json:PATH | junit:PATH | md:PATH (repeatable; PATH - is stdout)");
+  cmd->add_option("--baseline", args->baseline, "Expected failures file (JSON); an expected failure that passes fails the run")
+      ->check(CLI::ExistingFile);
+  cmd->add_flag("--strict", args->strict, "SHOULD violations (WARN) fail the run");
+  cmd->add_flag("--wire", args->wire, "Print the full wire log of failing cases");
+  cmd->add_flag("--verbose,-v", args->verbose, "List passing cases too");
+  cmd->add_option("--schema", args->schema, "Validate messages against this schema file instead of mcpspec's own")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--deadline", args->deadline_s, "Bound on the whole run, in seconds")
+      ->check(CLI::Range(1.0, 7 * 24 * 3600.0))
+      ->capture_default_str();
+  cmd->add_option("--call-tools", args->call_tools, "Which listed tools generic scenarios may call")
+      ->check(CLI::IsMember({"none", "readonly", "all"}))
+      ->capture_default_str();
+  cmd->add_option("--max-message-bytes", args->max_message_bytes, "Largest message accepted from the target")
+      ->check(CLI::Range(static_cast<std::size_t>(1024), static_cast<std::size_t>(1) << 30))
+      ->capture_default_str();
+  cmd->add_option("--targets", args->targets_file, "Default targets file used when no --server is given");
+  cmd->callback([args, &exit_code] {
+    if (!args->server.empty()) {
+      exit_code = run_one(*args, Target{"server", args->server, {}, ""}, false);
+      return;
+    }
+    std::string file = args->targets_file.empty() ? home_dir() + "/scenarios/targets.json" : args->targets_file;
+    auto targets = default_targets(file);
+    std::cout << fmt::format("No --server given: testing the {} bundled target(s) listed in {}\n", targets.size(), file);
+    int worst = 0;
+    for (const auto& t : targets) {
+      std::cout << fmt::format("\n=== target {}: {}\n", t.name, t.server);
+      worst = std::max(worst, run_one(*args, t, targets.size() > 1));
+    }
+    exit_code = worst;
+  });
+}
+
+}  // namespace mcpspec::cli

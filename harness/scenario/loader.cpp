@@ -1,0 +1,312 @@
+#include "harness/scenario/loader.hpp"
+
+#include "harness/scenario/matcher.hpp"
+#include "harness/util/json_schema.hpp"
+#include "harness/util/resources.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace mcpspec::scenario {
+
+Level parse_level(const std::string& s) {
+  if (s == "MUST") return Level::Must;
+  if (s == "SHOULD") return Level::Should;
+  if (s == "MAY") return Level::May;
+  return Level::Info;
+}
+
+std::string LoadError::text() const {
+  std::string t = file;
+  if (!pointer.empty()) t += ": " + pointer;
+  return t + ": " + message;
+}
+
+namespace {
+
+const CompiledSchema& scenario_schema() {
+  static const CompiledSchema schema = [] {
+    auto text = resources::find("harness/scenario/schemas/scenario.schema.json");
+    if (!text) throw std::runtime_error("scenario schema is not embedded in this build");
+    return CompiledSchema(nlohmann::json::parse(*text));
+  }();
+  return schema;
+}
+
+const std::vector<std::string> kActions = {
+    "send", "send_raw", "request", "notify", "expect", "expect_unordered", "expect_silence_ms", "expect_no",
+    "collect", "check", "sleep_ms", "list", "foreach", "close_stdin", "expect_exit", "signal", "kill", "restart",
+    "run", "file"};
+
+// Which modifiers each action accepts besides the common ones; catches typos like "for_ms" on expect.
+const std::map<std::string, std::set<std::string>> kActionModifiers = {
+    {"send", {"invalid"}},
+    {"send_raw", {"newline"}},
+    {"request", {"expect", "capture", "invalid", "within_ms"}},
+    {"notify", {"invalid"}},
+    {"expect", {"capture", "within_ms"}},
+    {"expect_unordered", {"capture", "within_ms"}},
+    {"expect_silence_ms", {"allow_notifications"}},
+    {"expect_no", {"for_ms"}},
+    {"collect", {"as"}},
+    {"check", {"matches"}},
+    {"sleep_ms", {}},
+    {"list", {"as", "within_ms"}},
+    {"foreach", {"as", "where", "limit", "callable", "steps"}},
+    {"close_stdin", {}},
+    {"expect_exit", {"within_ms"}},
+    {"signal", {}},
+    {"kill", {}},
+    {"restart", {"within_ms"}},
+    {"run", {"expect_code", "within_ms"}},
+    {"file", {"exists", "text", "json"}},
+};
+const std::set<std::string> kCommonModifiers = {"requirements", "level", "note", "if", "label"};
+
+// Required companions of some actions.
+const std::map<std::string, std::vector<std::string>> kActionRequires = {
+    {"collect", {"as"}}, {"check", {"matches"}}, {"list", {"as"}}, {"foreach", {"as", "steps"}},
+    {"expect_no", {"for_ms"}}};
+
+std::string esc(const std::string& key) {
+  std::string out;
+  for (char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
+  return out;
+}
+
+void check_steps(const nlohmann::json& steps, const std::string& base, const std::string& file,
+                 std::vector<LoadError>& errors) {
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const auto& step = steps[i];
+    std::string ptr = base + "/" + std::to_string(i);
+    if (!step.is_object()) {
+      errors.push_back({file, ptr, "a step must be an object"});
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& a : kActions)
+      if (step.contains(a)) found.push_back(a);
+    // "expect" is also the modifier that matches a request's response.
+    if (step.contains("request") && step.contains("expect"))
+      found.erase(std::find(found.begin(), found.end(), "expect"));
+    if (found.size() != 1) {
+      std::string known;
+      for (const auto& a : kActions) known += (known.empty() ? "" : ", ") + a;
+      errors.push_back({file, ptr,
+                        found.empty() ? "the step has no action (one of: " + known + ")"
+                                      : "the step has " + std::to_string(found.size()) + " actions (" + found[0] +
+                                            ", " + found[1] + "); split it into separate steps"});
+      continue;
+    }
+    const std::string& action = found[0];
+    const auto& allowed = kActionModifiers.at(action);
+    for (const auto& [key, value] : step.items()) {
+      (void)value;
+      if (key == action || allowed.count(key) || kCommonModifiers.count(key)) continue;
+      errors.push_back({file, ptr + "/" + esc(key), "\"" + key + "\" does not apply to a \"" + action + "\" step"});
+    }
+    if (auto it = kActionRequires.find(action); it != kActionRequires.end())
+      for (const auto& need : it->second)
+        if (!step.contains(need)) errors.push_back({file, ptr, "a \"" + action + "\" step needs \"" + need + "\""});
+    for (const auto& mp : matcher_pointers(step)) {
+      nlohmann::json::json_pointer jp(mp);
+      if (!step.contains(jp)) continue;
+      try {
+        check_matcher(step.at(jp));
+      } catch (const MatcherError& e) {
+        errors.push_back({file, ptr + mp + (e.pointer() == "/" ? "" : e.pointer()), e.what()});
+      }
+    }
+    if (step.contains("if") && step["if"].contains("protocol")) {
+      try {
+        protocol::VersionRange::parse(step["if"]["protocol"]);
+      } catch (const std::exception& e) {
+        errors.push_back({file, ptr + "/if/protocol", e.what()});
+      }
+    }
+    if (action == "foreach") check_steps(step["steps"], ptr + "/steps", file, errors);
+  }
+}
+
+std::optional<nlohmann::json> read_json_file(const std::string& path, std::vector<LoadError>& errors) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    errors.push_back({path, "", "cannot be read"});
+    return std::nullopt;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  try {
+    return nlohmann::json::parse(ss.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    errors.push_back({path, "", std::string("not valid JSON: ") + e.what()});
+    return std::nullopt;
+  }
+}
+
+// A fixture is found in the scenario's folder or the nearest folder above it with fixtures/<name>.json.
+std::optional<std::string> find_fixture(const std::string& dir, const std::string& name) {
+  fs::path d = fs::absolute(dir);
+  for (int depth = 0; depth < 32 && !d.empty(); ++depth) {
+    fs::path candidate = d / "fixtures" / (name + ".json");
+    std::error_code ec;
+    if (fs::is_regular_file(candidate, ec)) return candidate.string();
+    if (d == d.parent_path()) break;
+    d = d.parent_path();
+  }
+  return std::nullopt;
+}
+
+nlohmann::json load_fixture(const Scenario& s, std::vector<LoadError>& errors) {
+  auto path = find_fixture(s.dir, s.fixture);
+  if (!path) {
+    errors.push_back({s.file, "/fixture", "fixture \"" + s.fixture + "\" not found (looked for fixtures/" + s.fixture +
+                                              ".json in " + s.dir + " and the folders above it)"});
+    return nlohmann::json::array();
+  }
+  auto doc = read_json_file(*path, errors);
+  if (!doc) return nlohmann::json::array();
+  if (!doc->is_object() || !doc->contains("steps") || !(*doc)["steps"].is_array()) {
+    errors.push_back({*path, "", "a fixture file is an object with \"name\" and \"steps\""});
+    return nlohmann::json::array();
+  }
+  // Fixture steps obey the same rules as scenario steps: validate them inside a stand-in scenario.
+  nlohmann::json wrapper = {{"id", "fixture"}, {"title", "fixture"}, {"role", "server"},
+                            {"requirements", {"fixture"}}, {"level", "MUST"}, {"steps", (*doc)["steps"]}};
+  std::size_t before = errors.size();
+  for (auto& issue : scenario_schema().validate(wrapper)) errors.push_back({*path, issue.pointer, issue.message});
+  if (errors.size() == before) check_steps((*doc)["steps"], "/steps", *path, errors);
+  return errors.size() == before ? (*doc)["steps"] : nlohmann::json::array();
+}
+
+void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutcome& out) {
+  std::size_t before = out.errors.size();
+  for (auto& issue : scenario_schema().validate(doc)) out.errors.push_back({file, issue.pointer, issue.message});
+  if (out.errors.size() != before) return;
+  Scenario s;
+  s.file = file;
+  s.dir = fs::path(file).parent_path().string();
+  if (s.dir.empty()) s.dir = ".";
+  s.id = doc["id"];
+  s.title = doc["title"];
+  s.description = doc.value("description", "");
+  s.role = doc["role"];
+  auto slash = s.id.find('/');
+  auto second = slash == std::string::npos ? std::string::npos : s.id.find('/', slash + 1);
+  s.area = slash == std::string::npos ? "general"
+                                      : s.id.substr(slash + 1, second == std::string::npos ? std::string::npos
+                                                                                           : second - slash - 1);
+  if (second == std::string::npos) s.area = slash == std::string::npos ? s.id : s.id.substr(0, slash);
+  s.requirements = doc["requirements"].get<std::vector<std::string>>();
+  s.level = parse_level(doc["level"]);
+  if (doc.contains("protocol")) {
+    try {
+      s.protocol = protocol::VersionRange::parse(doc["protocol"]);
+    } catch (const std::exception& e) {
+      out.errors.push_back({file, "/protocol", e.what()});
+    }
+  }
+  if (doc.contains("requires")) {
+    const auto& r = doc["requires"];
+    s.server_capabilities = r.value("server_capabilities", std::vector<std::string>{});
+    s.client_capabilities = r.value("client_capabilities", std::vector<std::string>{});
+    s.transports = r.value("transports", std::vector<std::string>{});
+  }
+  s.tags = doc.value("tags", std::vector<std::string>{});
+  s.fixture = doc.value("fixture", std::string(s.role == "server" ? "initialized" : "none"));
+  if (doc.contains("timeout_ms")) s.timeout_ms = doc["timeout_ms"].get<int>();
+  s.validate = doc.value("validate", "full");
+  if (doc.contains("monitors"))
+    for (const auto& [k, v] : doc["monitors"].items()) s.monitors[k] = v.get<bool>();
+  if (doc.contains("workdir") && doc["workdir"].contains("from")) {
+    fs::path from = fs::path(s.dir) / doc["workdir"]["from"].get<std::string>();
+    std::error_code ec;
+    if (!fs::is_directory(from, ec))
+      out.errors.push_back({file, "/workdir/from", "\"" + from.string() + "\" is not a folder"});
+    s.workdir_from = fs::absolute(from).lexically_normal().string();
+  }
+  if (doc.contains("env"))
+    for (const auto& [k, v] : doc["env"].items()) s.env[k] = v.get<std::string>();
+  s.steps = doc["steps"];
+  check_steps(s.steps, "/steps", file, out.errors);
+  if (s.fixture != "none") s.fixture_steps = load_fixture(s, out.errors);
+  if (out.errors.size() == before) out.scenarios.push_back(std::move(s));
+}
+
+bool is_scenario_candidate(const fs::path& p) {
+  if (p.extension() != ".json") return false;
+  std::string name = p.filename().string();
+  if (name.rfind('_', 0) == 0 || name == "targets.json" || name.rfind("baseline", 0) == 0 ||
+      name.rfind("profile", 0) == 0)
+    return false;
+  for (const auto& part : p.parent_path())
+    if (part == "fixtures" || part == "requirements" || part == "node_modules") return false;
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> matcher_pointers(const nlohmann::json& step) {
+  std::vector<std::string> out;
+  if (!step.is_object()) return out;
+  for (const char* key : {"expect", "expect_no", "collect", "matches", "where", "text", "json"})
+    if (step.contains(key)) out.push_back(std::string("/") + key);
+  if (step.contains("expect_unordered") && step["expect_unordered"].is_array())
+    for (std::size_t i = 0; i < step["expect_unordered"].size(); ++i)
+      out.push_back("/expect_unordered/" + std::to_string(i));
+  if (step.contains("expect_exit") && step["expect_exit"].is_object() && step["expect_exit"].contains("code"))
+    out.push_back("/expect_exit/code");
+  return out;
+}
+
+LoadOutcome load_scenario_text(const std::string& text, const std::string& file) {
+  LoadOutcome out;
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    out.errors.push_back({file, "", std::string("not valid JSON: ") + e.what()});
+    return out;
+  }
+  parse_scenario(doc, file, out);
+  return out;
+}
+
+LoadOutcome load_scenarios(const std::vector<std::string>& paths) {
+  LoadOutcome out;
+  std::vector<std::string> files;
+  for (const auto& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
+           it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (ec) break;
+        if (it->is_regular_file(ec) && is_scenario_candidate(it->path())) files.push_back(it->path().string());
+      }
+    } else if (fs::is_regular_file(p, ec)) {
+      files.push_back(p);
+    } else {
+      out.errors.push_back({p, "", "no such file or folder"});
+    }
+  }
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  for (const auto& f : files) {
+    auto doc = read_json_file(f, out.errors);
+    if (doc) parse_scenario(*doc, f, out);
+  }
+  std::sort(out.scenarios.begin(), out.scenarios.end(), [](const Scenario& a, const Scenario& b) { return a.id < b.id; });
+  // Ids must be unique: a duplicate would make --filter, baselines and reports ambiguous.
+  for (std::size_t i = 1; i < out.scenarios.size(); ++i)
+    if (out.scenarios[i].id == out.scenarios[i - 1].id)
+      out.errors.push_back({out.scenarios[i].file, "/id",
+                            "id \"" + out.scenarios[i].id + "\" is also used by " + out.scenarios[i - 1].file});
+  return out;
+}
+
+}  // namespace mcpspec::scenario

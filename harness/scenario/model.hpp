@@ -1,0 +1,43 @@
+#pragma once
+// A scenario as loaded: top-level settings parsed into fields, steps kept as (validated) JSON and
+// interpreted by the runner.
+#include "harness/protocol/versions.hpp"
+#include "harness/scenario/result.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcpspec::scenario {
+
+struct Scenario {
+  std::string id, title, description;
+  std::string role = "server";
+  std::string file;      // path as found
+  std::string dir;       // folder of the file (workdir.from and fixtures resolve from here)
+  std::string area;      // second segment of the id ("lifecycle" in "mcp/lifecycle/x")
+  std::vector<std::string> requirements;
+  Level level = Level::Must;
+  protocol::VersionRange protocol;
+  std::vector<std::string> server_capabilities, client_capabilities, transports, tags;
+  std::string fixture = "initialized";
+  nlohmann::json fixture_steps = nlohmann::json::array();  // resolved from the fixture file
+  std::optional<int> timeout_ms;
+  std::string validate = "full";
+  std::map<std::string, bool> monitors;  // overrides; absent = on
+  std::string workdir_from;              // absolute path, empty = no workdir
+  std::map<std::string, std::string> env;
+  nlohmann::json steps = nlohmann::json::array();
+
+  bool monitor_on(const std::string& name) const {
+    auto it = monitors.find(name);
+    return it == monitors.end() || it->second;
+  }
+};
+
+Level parse_level(const std::string& s);  // "MUST" / "SHOULD" / "MAY" (anything else: INFO)
+
+}  // namespace mcpspec::scenario

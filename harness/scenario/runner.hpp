@@ -1,0 +1,44 @@
+#pragma once
+// Runs one scenario against one target and produces its (pre-baseline) result.
+#include "harness/scenario/model.hpp"
+#include "harness/scenario/result.hpp"
+#include "harness/transport/transport.hpp"
+#include "harness/util/clock.hpp"
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace mcpspec::protocol {
+class SchemaRegistry;
+}
+
+namespace mcpspec::scenario {
+
+class RequirementCatalog;
+
+// How to reach the target. The factory gets the working directory and extra environment of the
+// scenario, so every scenario gets its own fresh process.
+struct TargetSpec {
+  std::string description;  // for reports: the command or URL as the user gave it
+  std::string transport = "stdio";
+  std::function<std::unique_ptr<transport::Transport>(const std::string& workdir,
+                                                      const std::map<std::string, std::string>& env)>
+      make;
+};
+
+struct RunConfig {
+  TargetSpec target;
+  std::string proposed_version;
+  int timeout_ms = 5000;               // default wait of one step
+  int scenario_timeout_ms = 120000;    // bound on one whole scenario
+  std::string call_tools = "readonly"; // none | readonly | all
+  const protocol::SchemaRegistry* schemas = nullptr;
+  const RequirementCatalog* catalog = nullptr;
+  Deadline run_deadline = Deadline::never();
+};
+
+ScenarioResult run_scenario(const Scenario& scenario, const RunConfig& config);
+
+}  // namespace mcpspec::scenario

@@ -1,0 +1,62 @@
+#pragma once
+// What the scenario runner needs from a connection to the target, whatever carries it.
+// stdio is the first implementation; HTTP and WebSocket transports implement the same interface.
+#include "harness/util/clock.hpp"
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace mcpspec::transport {
+
+class TransportError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct ExitStatus {
+  int code = -1;    // exit code, or -1 when killed by a signal
+  int signal = 0;   // the signal that ended it, 0 when it exited
+  std::string text() const;  // "exit code 0" / "killed by SIGTERM"
+};
+
+struct Event {
+  enum class Type {
+    Frame,     // one complete inbound message text (not yet parsed)
+    Stderr,    // one line the target wrote to stderr
+    Oversize,  // a frame exceeded the maximum message size and was discarded
+    Closed,    // the target closed its output (stdout EOF / connection closed)
+    Exited,    // the target process ended (status set)
+    Timeout,   // nothing happened before the deadline
+  };
+  Type type = Type::Timeout;
+  std::string text;
+  std::optional<ExitStatus> status;
+};
+
+class Transport {
+ public:
+  virtual ~Transport() = default;
+  virtual std::string name() const = 0;  // "stdio", ...
+  // Starts the target / connects. Throws TransportError with a readable reason.
+  virtual void start() = 0;
+  // Writes one frame (framing added by the transport). Throws TransportError when the target is
+  // gone or the deadline passes (a target that never reads its input cannot block the harness).
+  virtual void send(const std::string& frame, Deadline deadline) = 0;
+  // Writes bytes exactly as given (for deliberately malformed input).
+  virtual void send_raw(const std::string& bytes, Deadline deadline) = 0;
+  // The next event, or Type::Timeout at the deadline.
+  virtual Event receive(Deadline deadline) = 0;
+  // Closes the direction towards the target (stdio: its stdin).
+  virtual void close_input() = 0;
+  virtual void signal(int sig) = 0;
+  // Exit status if the target has ended (never blocks).
+  virtual std::optional<ExitStatus> exit_status() = 0;
+  // Ends everything: close input, grace period, SIGTERM, SIGKILL to the process group, reap.
+  // Idempotent; never throws; bounded in time.
+  virtual void stop() = 0;
+  // A line for the wire log describing what was started ("spawned pid 123 in /tmp/x").
+  virtual std::string describe() const = 0;
+};
+
+}  // namespace mcpspec::transport

@@ -1,0 +1,37 @@
+#pragma once
+// A compiled draft-07 JSON Schema (valijson) with readable issues: "/steps/3/expect_exit: ...".
+// Compiled once, then validated from any thread.
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace valijson {
+class Schema;
+}
+
+namespace mcpspec {
+
+struct JsonSchemaIssue {
+  std::string pointer;  // JSON pointer into the validated value ("" = the value itself)
+  std::string message;
+};
+
+class CompiledSchema {
+ public:
+  // Throws std::runtime_error when the schema itself is unusable.
+  explicit CompiledSchema(const nlohmann::json& schema_document);
+  ~CompiledSchema();
+  CompiledSchema(CompiledSchema&&) noexcept;
+  CompiledSchema& operator=(CompiledSchema&&) noexcept;
+
+  // Issues, most specific (deepest pointer) first; at most `max_issues`.
+  std::vector<JsonSchemaIssue> validate(const nlohmann::json& value, std::size_t max_issues = 8) const;
+
+ private:
+  nlohmann::json document_;  // valijson keeps references into the document it parsed
+  std::unique_ptr<valijson::Schema> schema_;
+};
+
+}  // namespace mcpspec
