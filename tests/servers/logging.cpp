@@ -33,8 +33,7 @@ std::string_view log_level_text(LogLevel level) {
 }
 
 void LogSink::emit(LogLevel level, std::string_view logger, json data) {
-  if (!enabled_) return;
-  if (!ignore_level_ && level < threshold_.load()) return;
+  if (!wants(level)) return;
   wire_.send(Wire::notification(
       "notifications/message",
       {{"level", log_level_text(level)}, {"logger", logger}, {"data", std::move(data)}}));

@@ -24,6 +24,8 @@ class LogSink {
       : wire_(wire), enabled_(enabled), ignore_level_(ignore_level) {}
 
   void set_level(LogLevel level) { threshold_.store(level); }
+  // Lets callers skip building a message nobody will see (tool arguments can be megabytes).
+  bool wants(LogLevel level) const { return enabled_ && (ignore_level_ || level >= threshold_.load()); }
   void emit(LogLevel level, std::string_view logger, json data);
 
  private:

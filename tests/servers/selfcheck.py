@@ -18,6 +18,7 @@ import base64
 import json
 import os
 import queue
+import random
 import signal
 import subprocess
 import sys
@@ -54,7 +55,8 @@ class Server:
         self.lines = queue.Queue()
         self.stderr = []
         threading.Thread(target=self._pump, daemon=True).start()
-        threading.Thread(target=self._drain_stderr, daemon=True).start()
+        self._stderr_thread = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._stderr_thread.start()
         self.next_id = 1000
         self.seen = []  # every parsed message, for the schema cross-check
 
@@ -146,16 +148,30 @@ class Server:
         except BrokenPipeError:
             pass
         try:
-            return self.p.wait(timeout)
+            rc = self.p.wait(timeout)
         except subprocess.TimeoutExpired:
             self.p.kill()
             self.p.wait()
-            return None
+            rc = None
+        self._check_stderr()
+        return rc
 
     def kill(self):
         if self.p.poll() is None:
             self.p.kill()
         self.p.wait()
+        self._check_stderr()
+
+    def _check_stderr(self):
+        """A sanitizer build reports memory errors, races and UB on stderr: any such report fails."""
+        self._stderr_thread.join(2)
+        text = b"".join(self.stderr)
+        for marker in (b"ERROR: AddressSanitizer", b"runtime error:", b"WARNING: ThreadSanitizer",
+                       b"ERROR: LeakSanitizer"):
+            if marker in text:
+                at = text.index(marker)
+                check(False, "sanitizer report: " + text[at:at + 300].decode(errors="replace"))
+                break
 
 
 def error_code(resp):
@@ -256,9 +272,9 @@ def check_envelope():
                        "params": {"deep": json.loads("[" * 500 + "]" * 500)}}).encode())
     check(s.recv().get("result") == {}, "500 levels of nesting are accepted")
     s.send(b"x" * (17 << 20))
-    check(error_code(s.recv(10)) == -32600, "17 MiB line refused with -32600")
+    check(error_code(s.recv(60)) == -32600, "17 MiB line refused with -32600")
     big = "y" * (8 << 20)
-    resp, _ = tool_call(s, "echo", {"text": big}, timeout=10)
+    resp, _ = tool_call(s, "echo", {"text": big}, timeout=60)  # generous for sanitizer builds
     check(text_of(resp.get("result", {})) == big, "8 MiB echo round-trips")
     pong, _ = s.request("ping")
     check(pong.get("result") == {}, "still alive after hostile input")
@@ -626,6 +642,91 @@ def check_schemas(schema_dir):
         print(f"  {v}: {checked} messages validated against the official schema")
 
 
+FUZZ_SEEDS = [
+    {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+    {"jsonrpc": "2.0", "id": "a", "method": "tools/list", "params": {"cursor": "x"}},
+    {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {"text": "hi"}}},
+    {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "add", "arguments": {"a": 1, "b": 2}}},
+    {"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+     "params": {"name": "slow_progress", "arguments": {"steps": 2, "delay_ms": 1}, "_meta": {"progressToken": 1}}},
+    {"jsonrpc": "2.0", "id": 5, "method": "resources/read", "params": {"uri": "test://items/1"}},
+    {"jsonrpc": "2.0", "id": 6, "method": "prompts/get", "params": {"name": "greeting", "arguments": {"name": "x"}}},
+    {"jsonrpc": "2.0", "id": 7, "method": "completion/complete",
+     "params": {"ref": {"type": "ref/prompt", "name": "greeting"}, "argument": {"name": "name", "value": "a"}}},
+    {"jsonrpc": "2.0", "id": 8, "method": "logging/setLevel", "params": {"level": "debug"}},
+    {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 4}},
+    [{"jsonrpc": "2.0", "id": 9, "method": "ping"}],
+]
+ODD_VALUES = [None, True, 0, -1, 1.5, 1e308, 18446744073709551616, "", "x" * 300, [], {}, [[[]]], {"a": {}},
+              "\u0000", "\ud800"]
+
+
+def mutate(rng, msg):
+    """A structurally odd variant of a valid message (replace, drop or add a member)."""
+    msg = json.loads(json.dumps(msg))
+    target = msg[0] if isinstance(msg, list) and msg else msg
+    if isinstance(target, dict):
+        key = rng.choice(list(target) + ["id", "params", "extra"])
+        action = rng.random()
+        if action < 0.4:
+            target[key] = rng.choice(ODD_VALUES)
+        elif action < 0.6:
+            target.pop(key, None)
+        elif isinstance(target.get("params"), dict) and target["params"]:
+            k = rng.choice(list(target["params"]))
+            target["params"][k] = rng.choice(ODD_VALUES)
+    return msg
+
+
+def byte_noise(rng, data):
+    data = bytearray(data)
+    for _ in range(rng.randint(1, 4)):
+        op = rng.random()
+        pos = rng.randrange(len(data) + 1)
+        if op < 0.4 and data:
+            data[min(pos, len(data) - 1)] = rng.randrange(256)
+        elif op < 0.7:
+            del data[pos:pos + rng.randint(1, 8)]
+        else:
+            data[pos:pos] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
+    return bytes(data).replace(b"\n", b" ")
+
+
+def check_fuzz():
+    """Seeded random input: the server answers every line it should and never breaks framing."""
+    for version in ["2025-03-26", LATEST]:
+        rng = random.Random(20250326 if version == "2025-03-26" else 20251125)
+        s = Server()
+        s.initialize(version)
+        for _ in range(3000):
+            seed = rng.choice(FUZZ_SEEDS)
+            if rng.random() < 0.5:
+                s.send(json.dumps(mutate(rng, seed)).encode())
+            else:
+                s.send(byte_noise(rng, json.dumps(seed).encode()))
+        s.send({"jsonrpc": "2.0", "id": "final", "method": "ping"})
+        lines, done = [], False
+        end = time.time() + 60
+        while not done and time.time() < end:
+            line = s.raw(max(0.1, end - time.time()))
+            if line is None:
+                break
+            lines.append(line)
+            done = b'"final"' in line and b'"result"' in line
+        check(done, f"{version}: the server answered the final ping after 3000 fuzzed lines")
+        bad = 0
+        for line in lines:
+            try:
+                msg = json.loads(line)
+                items = msg if isinstance(msg, list) else [msg]
+                bad += sum(1 for m in items if not isinstance(m, dict) or m.get("jsonrpc") != "2.0")
+            except ValueError:
+                bad += 1
+        check(bad == 0, f"{version}: {bad} of {len(lines)} output lines were not JSON-RPC messages")
+        check(s.close(10) == 0, f"{version}: exit 0 after fuzzing")
+        print(f"  {version}: 3000 fuzzed lines, {len(lines)} output lines")
+
+
 # ----------------------------------------------------------------------------------------------
 # Part 2: each fault is visible on the wire
 # ----------------------------------------------------------------------------------------------
@@ -858,7 +959,17 @@ def schema_failures(errors, fault):
                  {"jsonrpc": "2.0", "id": 3, "method": "no/such/method"}, b"{oops",
                  {"jsonrpc": "2.0", "id": 4, "method": "resources/read", "params": {"uri": "test://static/blob"}}]:
         s.send(line)
-    got = [json.dumps(init).encode()] + s.silence(1.0)
+    s.send({"jsonrpc": "2.0", "id": 99, "method": "ping"})  # its answer marks the end
+    got = [json.dumps(init).encode()]
+    end = time.time() + 30
+    while time.time() < end:
+        line = s.raw(max(0.1, end - time.time()))
+        if line is None:
+            break
+        got.append(line)
+        if line.startswith(b"{") and b'"id":99' in line:
+            break
+    got += s.silence(0.2)
     s.kill()
     bad = []
     for line in got:
@@ -923,7 +1034,7 @@ def main():
     sections = [("lifecycle", check_lifecycle), ("envelope", check_envelope), ("batches", check_batches),
                 ("tools", check_tools), ("resources", check_resources),
                 ("prompts-logging-completion", check_prompts_logging_completion),
-                ("profiles", check_profiles), ("process", check_process),
+                ("profiles", check_profiles), ("process", check_process), ("fuzz", check_fuzz),
                 ("schemas", lambda: check_schemas(opts.schemas)),
                 ("faults", lambda: check_faults(opts.faults_json, opts.schemas))]
     for name, fn in sections:

@@ -121,7 +121,9 @@ Outcome tools_call(Session& s, const Request& req) {
     fail(rpc_code::invalid_params, "unknown tool '" + shown + "'", {{"name", name}});
   }
 
-  s.logs().emit(LogLevel::debug, "tools", {{"tool", name}, {"arguments", *args}});
+  if (s.logs().wants(LogLevel::debug)) {
+    s.logs().emit(LogLevel::debug, "tools", {{"tool", name}, {"arguments", *args}});
+  }
   s.logs().emit(LogLevel::info, "tools", "tool " + name + " called");
 
   if (auto problem = check_arguments(schema, *args)) {
