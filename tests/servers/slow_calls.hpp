@@ -39,10 +39,10 @@ class SlowCalls {
   SlowCalls& operator=(const SlowCalls&) = delete;
 
   Start start(SlowJob job);
-  // Inside a batch the reader is busy anyway: run on the calling thread. Returns the
-  // CallToolResult, or nothing when the call ended without an answer.
+  // Inside a batch the reader is busy anyway (so nothing can cancel): run on the calling
+  // thread and return the CallToolResult.
   struct InlineResult {
-    std::optional<json> result;
+    json result;
     std::vector<json> trailing;  // messages that must follow the response
   };
   InlineResult run_inline(const SlowJob& job);

@@ -78,8 +78,7 @@ Outcome call_slow_progress(Session& s, const Request& req, const json& args,
   job.version = s.version();
   if (req.in_batch) {
     auto r = s.slow_calls().run_inline(job);
-    if (!r.result) return Outcome::silent();
-    Outcome o = Outcome::ok(std::move(*r.result));
+    Outcome o = Outcome::ok(std::move(r.result));
     o.trailing = std::move(r.trailing);
     return o;
   }
