@@ -12,6 +12,7 @@ import json
 import pathlib
 import sys
 
+sys.dont_write_bytecode = True  # the tests run --check inside the source tree
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
 
 import client_features  # noqa: E402
@@ -58,6 +59,15 @@ def build(version_name):
     return schema_document(v, defs), methods.methods_document(v, table)
 
 
+def check_metaschema(version_name, schema):
+    """When the jsonschema package is installed, the output must be a valid draft-07 schema."""
+    try:
+        from jsonschema import Draft7Validator
+    except ImportError:
+        return
+    Draft7Validator.check_schema(schema)
+
+
 def render(document):
     return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
 
@@ -67,6 +77,7 @@ def main(argv):
     stale = []
     for name in VERSIONS:
         schema, method_table = build(name)
+        check_metaschema(name, schema)
         for filename, document in (("messages.schema.json", schema), ("methods.json", method_table)):
             path = OUT_DIR / name / filename
             text = render(document)
