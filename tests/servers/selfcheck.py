@@ -1010,9 +1010,15 @@ def check_faults(faults_json, schema_dir=None):
     listed = subprocess.run([BINARY, "--list-faults"], capture_output=True, text=True, timeout=5).stdout
     names = [line.split()[0] for line in listed.splitlines() if line.strip()]
     check(sorted(names) == sorted(e["name"] for e in entries), "faults.json and --list-faults agree")
+    readme_path = os.path.join(os.path.dirname(os.path.abspath(faults_json)), "README.md")
+    readme = open(readme_path).read() if os.path.isfile(readme_path) else ""
     for e in doc["faults"]:
         check(e.get("level") in ("MUST", "SHOULD") and e.get("requirements") and e.get("description"),
               f"{e['name']}: faults.json entry complete")
+        row = f"| `{e['name']}` |"
+        line = next((l for l in readme.splitlines() if l.startswith(row)), "")
+        check(line.endswith(f"| {', '.join(e['requirements'])} | {e['level']} |"),
+              f"{e['name']}: README row agrees with faults.json")
     for e in entries:
         try:
             seen = probe(e["name"])
