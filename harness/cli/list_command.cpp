@@ -15,8 +15,8 @@ void add_list_command(CLI::App& app, int& exit_code) {
   auto json_out = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("list", "List scenarios with their requirement ids, level and versions");
   cmd->add_option("paths", sel->paths, "Scenario files or folders (default: scenarios/mcp)");
-  cmd->add_option("--filter", sel->filters, "Only ids matching this glob (repeatable)");
-  cmd->add_option("--tag", sel->tags, "Only scenarios with this tag (repeatable)");
+  cmd->add_option("--filter", sel->filters, "Only ids matching this glob (repeatable)")->allow_extra_args(false);
+  cmd->add_option("--tag", sel->tags, "Only scenarios with this tag (repeatable)")->allow_extra_args(false);
   cmd->add_flag("--json", *json_out, "Print JSON instead of a table");
   cmd->callback([sel, json_out, &exit_code] {
     auto scenarios = select_scenarios(*sel);

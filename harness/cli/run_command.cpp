@@ -199,8 +199,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto* cmd = app.add_subcommand("run", "Run scenarios against an MCP server (default: the bundled reference servers)");
   cmd->add_option("--server", args->server, "Command that starts the server under test (stdio), run by /bin/sh");
   cmd->add_option("paths", args->selection.paths, "Scenario files or folders (default: the generic suite scenarios/mcp)");
-  cmd->add_option("--filter", args->selection.filters, "Only scenarios whose id matches this glob (repeatable)");
-  cmd->add_option("--tag", args->selection.tags, "Only scenarios with this tag (repeatable)");
+  cmd->add_option("--filter", args->selection.filters, "Only scenarios whose id matches this glob (repeatable)")->allow_extra_args(false);
+  cmd->add_option("--tag", args->selection.tags, "Only scenarios with this tag (repeatable)")->allow_extra_args(false);
   cmd->add_option("--protocol", args->protocol, "Protocol version to propose, or 'all' to run once per version")
       ->capture_default_str();
   cmd->add_option("--timeout-ms", args->timeout_ms, "Default wait for each expected message")
@@ -208,7 +208,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--jobs,-j", args->jobs, "Scenarios run in parallel, each with its own server process (default: cores, at most 4)")
       ->check(CLI::Range(1, 64));
-  cmd->add_option("--report", args->reports, "console | json:PATH | junit:PATH | md:PATH (repeatable; PATH - is stdout)");
+  cmd->add_option("--report", args->reports, "console | json:PATH | junit:PATH | md:PATH (repeatable; PATH - is stdout)")
+      ->allow_extra_args(false);
   cmd->add_option("--baseline", args->baseline, "Expected failures file (JSON); an expected failure that passes fails the run")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--strict", args->strict, "SHOULD violations (WARN) fail the run");

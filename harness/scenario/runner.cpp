@@ -26,7 +26,7 @@ namespace {
 std::string compact(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 std::string pretty(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
 
-// A step failed in a way that ends the scenario (a MUST expectation).
+// A step failed: the scenario ends there (its verdict comes from the findings' levels).
 struct StopScenario {};
 
 // Dotted capability path ("resources.subscribe") declared, i.e. present and not false/null.
@@ -171,9 +171,9 @@ class Execution {
     f.expected = std::move(expected);
     f.received = std::move(received);
     f.diff = std::move(diff);
-    Level lvl = f.level;
     session_.add_finding(std::move(f));
-    if (lvl == Level::Must) throw StopScenario{};
+    // Later steps build on this one (captures, state): going on would only report follow-on noise.
+    throw StopScenario{};
   }
 
   std::string waiting_summary() const {
