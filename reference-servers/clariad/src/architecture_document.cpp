@@ -114,14 +114,28 @@ GeneratedDocument build_architecture_document(const ArchitectureInput& input, co
     for (const std::string& s : strings_of(*vision, "in_scope")) scope_text += "\n" + s;
   }
   const std::string normalized = normalize_for_matching(input.project_name + "\n" + scope_text);
+  // Quality attributes and conflicts are judged on what this call asked for, not on the vision.
+  const std::string normalized_requirements = normalize_for_matching(input.project_name + "\n" + input.requirements);
   const StatedTargets targets = find_stated_targets(input.requirements);
 
+  // Requirements that ask for something the vision put out of scope: designed for anyway (the
+  // requirements are the newer input), but reported so that one of the two gets corrected.
+  std::vector<std::string> conflicts;
+  if (vision) {
+    const std::vector<std::string> excluded = strings_of(*vision, "out_of_scope");
+    for (const ScopeExclusion& ex : default_exclusions()) {
+      if (std::find(excluded.begin(), excluded.end(), std::string(ex.text)) == excluded.end()) continue;
+      if (matches_any(normalized_requirements, ex.unless)) conflicts.emplace_back(ex.text);
+    }
+  }
+
   Style style = Style::ModularMonolith;
-  if (has_domain("iot") || matches_any(normalized, {"event-driven", "event driven", "streaming", "stream processing",
-                                                     "real-time", "realtime", "event sourcing"})) {
+  if (has_domain("iot") || matches_any(normalized_requirements, {"event-driven", "event driven", "streaming",
+                                                                  "stream processing", "real-time", "realtime",
+                                                                  "event sourcing"})) {
     style = Style::EventDriven;
   } else if (domains.size() >= 3 || targets.user_count >= 100000 ||
-             matches_any(normalized, {"microservice*", "million", "millions"})) {
+             matches_any(normalized_requirements, {"microservice*", "million", "millions"})) {
     style = Style::ServiceBased;
   }
   const StyleText st = style_text(style);
@@ -198,6 +212,11 @@ GeneratedDocument build_architecture_document(const ArchitectureInput& input, co
     md += "- **Goals:** traced to components in section 7.\n";
     md += "- **Out of scope (not designed for):**\n";
     for (const std::string& s : strings_of(*vision, "out_of_scope")) md += "  - " + md_inline(s, 300) + "\n";
+    for (const std::string& c : conflicts) {
+      md += fmt::format("- **Conflict:** the requirements ask for \"{}\", which the Vision & Scope document lists as "
+                        "out of scope. This design includes it; update one of the two documents.\n",
+                        c);
+    }
   } else {
     md += "\n### 1.2 From the Vision & Scope Document\n\n";
     md += "No Vision & Scope document exists in this conversation, so goals and scope boundaries could not be used. ";
@@ -299,11 +318,11 @@ GeneratedDocument build_architecture_document(const ArchitectureInput& input, co
       quality_rows.push_back({std::string(q.attribute), std::string(q.scenario), std::string(q.target), std::string(q.tactics)});
     }
   }
-  if (matches_any(normalized, {"accessib*", "wcag", "a11y", "screen reader*"})) {
+  if (matches_any(normalized_requirements, {"accessib*", "wcag", "a11y", "screen reader*"})) {
     quality_rows.push_back({"Accessibility", "A screen-reader user completes the core flows", "WCAG 2.1 AA",
                             "Semantic HTML, keyboard navigation, automated and manual accessibility tests"});
   }
-  if (matches_any(normalized, {"offline"})) {
+  if (matches_any(normalized_requirements, {"offline"})) {
     quality_rows.push_back({"Offline capability", "The client loses its connection",
                             "Core flows keep working; changes sync within a minute of reconnecting",
                             "Local storage of pending changes, idempotent sync API, conflict rules"});
@@ -332,7 +351,8 @@ GeneratedDocument build_architecture_document(const ArchitectureInput& input, co
                   "Business data has relationships and invariants that must hold across concurrent updates; the team needs ad-hoc queries and reliable backups.",
                   "Store business data in a managed relational database (e.g. PostgreSQL), one schema per module, with migrations under version control. Specialised stores (search, time series, objects) are added only where a component above needs one, and are fed from the system of record.",
                   "Transactions and constraints protect invariants and the technology is well understood; very high write volumes or unstructured data need the specialised stores named in section 3."});
-  const bool push_updates = has_domain("collaboration") || matches_any(normalized, {"real-time", "realtime", "live update*"});
+  const bool push_updates =
+      has_domain("collaboration") || matches_any(normalized_requirements, {"real-time", "realtime", "live update*"});
   adrs.push_back({"Expose a versioned REST/JSON API over HTTPS",
                   "Web" + std::string(has_domain("mobile") ? ", mobile" : "") + " clients and possibly partners need one stable way to reach the backend.",
                   std::string("All clients use one REST/JSON API over HTTPS, versioned in the path (/v1), described by an OpenAPI document.") +
@@ -393,6 +413,9 @@ GeneratedDocument build_architecture_document(const ArchitectureInput& input, co
                       join(assumed, ", "));
   }
   if (!vision) md += "- Goals and scope were not checked against a Vision & Scope document.\n";
+  for (const std::string& c : conflicts) {
+    md += fmt::format("- Scope conflict: \"{}\" is out of scope in the vision but requested here (see section 1.2).\n", c);
+  }
   if (all_items.size() > listed) md += "- Not every requirement item is traced (see section 1.1).\n";
   switch (style) {
     case Style::ModularMonolith:

@@ -1,5 +1,8 @@
 #include "conversation_store.hpp"
 
+#include <algorithm>
+#include <iterator>
+
 namespace clariad {
 
 std::size_t ContextEntry::bytes() const { return tool.size() + output.size() + facts.dump().size(); }
@@ -35,9 +38,22 @@ void ConversationStore::append(const std::string& id, ContextEntry entry) {
   Conversation& conversation = it->second;
   conversation.bytes += entry.bytes();
   conversation.entries.push_back(std::move(entry));
-  while (conversation.bytes > limits_.max_bytes && conversation.entries.size() > 1) {
-    conversation.bytes -= conversation.entries.front().bytes();
-    conversation.entries.pop_front();
+  auto& entries = conversation.entries;
+  while (conversation.bytes > limits_.max_bytes && entries.size() > 1) {
+    // Superseded results go first (an older vision when a newer one exists), so that the latest
+    // vision survives a series of architecture calls; only then the oldest of what remains.
+    auto victim = entries.begin();
+    for (auto it = entries.begin(); it != entries.end(); ++it) {
+      const bool superseded = std::any_of(std::next(it), entries.end(), [&](const ContextEntry& later) {
+        return later.tool == it->tool;
+      });
+      if (superseded) {
+        victim = it;
+        break;
+      }
+    }
+    conversation.bytes -= victim->bytes();
+    entries.erase(victim);
   }
 
   while (conversations_.size() > limits_.max_conversations) {

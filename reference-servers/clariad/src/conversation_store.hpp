@@ -36,9 +36,9 @@ class ConversationStore {
   // Entries of a conversation, oldest first (empty for an unknown id). Marks it recently used.
   std::vector<ContextEntry> entries(const std::string& id);
 
-  // Adds an entry, then evicts: oldest entries of this conversation while it is over
-  // max_bytes (the newest entry always stays), least-recently-used conversations while
-  // there are more than max_conversations.
+  // Adds an entry, then evicts: while this conversation is over max_bytes, its oldest entry
+  // that a later entry of the same tool supersedes, else its oldest entry (the newest entry
+  // always stays); while there are more than max_conversations, the least recently used one.
   void append(const std::string& id, ContextEntry entry);
 
   // Observers that do not count as use.

@@ -14,6 +14,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "ai",
       .label = "AI and machine learning",
+      .noun = "AI",
       .triggers = {"ai", "artificial intelligence", "machine learning", "ml", "llm", "llms", "gpt", "nlp",
                    "intelligent", "smart", "predict*", "recommend*", "chatbot*", "assistant*", "generative",
                    "classif*", "neural", "deep learning"},
@@ -55,6 +56,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "tasks",
       .label = "Task and project management",
+      .noun = "Task Management",
       .triggers = {"task*", "todo*", "to-do", "kanban", "sprint*", "project management", "backlog*", "deadline*",
                    "milestone*", "assign*", "workflow*"},
       .audience = "teams and individuals juggling many parallel tasks",
@@ -94,6 +96,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "commerce",
       .label = "E-commerce and marketplaces",
+      .noun = "Commerce",
       .triggers = {"shop*", "online store", "storefront*", "e-commerce", "ecommerce", "commerce", "cart*", "checkout*",
                    "marketplace*", "retail*", "catalog*", "catalogue*", "orders", "ordering", "seller*", "buyer*",
                    "merchant*"},
@@ -132,6 +135,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "payments",
       .label = "Payments and finance",
+      .noun = "Payments",
       .triggers = {"payment*", "pay", "billing", "invoice*", "subscription*", "bank", "banks", "banking", "financ*",
                    "budgeting", "expense*", "accounting", "wallet*", "money", "fintech", "refund*"},
       .audience = "people and businesses managing money",
@@ -171,6 +175,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "health",
       .label = "Health and wellbeing",
+      .noun = "Health",
       .triggers = {"healthcare", "health care", "health data", "health record*", "mental health", "patient*", "medical",
                    "clinic*", "doctor*", "hospital*", "fitness", "wellness", "wellbeing", "therapy", "therapist*",
                    "symptom*", "medication*"},
@@ -210,6 +215,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "education",
       .label = "Learning and education",
+      .noun = "Learning",
       .triggers = {"learner*", "e-learning", "elearning", "online learning", "learning platform", "learning management",
                    "courses", "online course*", "student*", "teacher*", "school*", "education*", "classroom*", "quiz*",
                    "lesson*", "tutor*", "curriculum", "university", "universities", "homework", "exam", "exams"},
@@ -249,6 +255,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "collaboration",
       .label = "Communication and collaboration",
+      .noun = "Collaboration",
       .triggers = {"chat*", "messaging", "messenger", "direct message*", "social", "community", "communities",
                    "collaborat*", "teamwork", "share", "sharing", "shared", "comment*", "forum*", "friends", "feed*"},
       .audience = "groups of people who work or socialise together",
@@ -285,11 +292,12 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "mobile",
       .label = "Mobile apps",
+      .noun = "Mobile",
       .triggers = {"mobile", "ios", "android", "smartphone*", "tablet*", "app store", "play store"},
       .audience = "people on the move who rely on their phones",
       .need = "need the product wherever they are, even on poor connections",
       .category = "a mobile-first product",
-      .benefit = "starts fast on a phone and behaves sensibly offline",
+      .benefit = "starts fast on a phone and copes with slow or dropped connections",
       .alternative = "desktop-only web tools",
       .differentiator = "is designed for short, interrupted sessions on small screens",
       .problem = "Users need the service away from a desk, but current tools are desktop-centric and fragile on mobile networks.",
@@ -321,6 +329,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "iot",
       .label = "Connected devices and telemetry",
+      .noun = "Device",
       .triggers = {"iot", "internet of things", "sensor*", "telemetry", "connected device*", "smart home", "mqtt",
                    "firmware", "embedded device*", "gps tracker*", "wearable*"},
       .audience = "operators of connected devices",
@@ -360,6 +369,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "analytics",
       .label = "Analytics and reporting",
+      .noun = "Analytics",
       .triggers = {"analytic*", "dashboard*", "report*", "insight*", "kpi*", "visuali*", "chart*", "bi",
                    "business intelligence", "statistic*"},
       .audience = "decision makers who depend on data",
@@ -395,6 +405,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "content",
       .label = "Content, documents and media",
+      .noun = "Content",
       .triggers = {"document*", "content", "blog*", "cms", "article*", "video*", "media", "file", "files", "image*",
                    "photo*", "upload*", "publish*", "wiki*", "notes", "note-taking", "knowledge base*"},
       .audience = "authors and readers of shared content",
@@ -433,6 +444,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "scheduling",
       .label = "Booking and scheduling",
+      .noun = "Booking",
       .triggers = {"booking*", "appointment*", "calendar*", "schedul*", "reservation*", "slot*", "rota*",
                    "shift planning", "timetable*"},
       .audience = "customers booking time and the businesses that offer it",
@@ -469,8 +481,10 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "integration",
       .label = "APIs and integrations",
-      .triggers = {"api", "apis", "integration*", "integrate*", "developer platform", "developers", "sdk*", "plugin*",
-                   "webhook*", "third-party", "third party", "connector*"},
+      .noun = "Integration",
+      // Plain "API" is not a trigger: most requirements mention an API without wanting a public one.
+      .triggers = {"public api", "open api", "partner api", "integration*", "integrate*", "developer platform",
+                   "developers", "sdk*", "plugin*", "webhook*", "third-party", "third party", "connector*", "partners"},
       .audience = "developers and partner systems",
       .need = "need a stable, documented way to connect to the service",
       .category = "a platform with a public API",
@@ -506,6 +520,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "security",
       .label = "Security, identity and compliance",
+      .noun = "Security",
       .triggers = {"secur*", "authentication", "authenticat*", "authoriz*", "authoris*", "oauth", "auth", "login",
                    "sign-in", "sso", "identity", "privacy", "gdpr", "hipaa", "compliance", "encrypt*", "permission*",
                    "role-based", "rbac", "access control", "audit*"},
@@ -541,6 +556,7 @@ std::vector<Domain> build_catalog() {
   d.push_back(Domain{
       .id = "logistics",
       .label = "Logistics and inventory",
+      .noun = "Inventory",
       .triggers = {"inventory", "inventories", "warehouse*", "delivery", "deliveries", "shipping", "shipment*",
                    "logistic*", "fleet*", "supply chain", "stock", "courier*", "dispatch", "parcel*"},
       .audience = "operations teams who move and store goods",
@@ -580,6 +596,7 @@ Domain build_general() {
   return Domain{
       .id = "general",
       .label = "General",
+      .noun = "",
       .triggers = {},
       .audience = "its intended users",
       .need = "need a simpler, more reliable way to get this work done",
@@ -632,16 +649,22 @@ std::vector<const Domain*> match_domains(std::string_view text, std::size_t max_
   struct Hit {
     const Domain* domain;
     std::size_t hits;
-    std::size_t order;
+    std::size_t first;  // where the earliest trigger occurs: the lead topic usually comes first
   };
   std::vector<Hit> hits;
-  const auto& catalog = domain_catalog();
-  for (std::size_t i = 0; i < catalog.size(); ++i) {
-    std::size_t count = 0;
-    for (std::string_view trigger : catalog[i].triggers) count += mentions(normalized, trigger) ? 1 : 0;
-    if (count > 0) hits.push_back({&catalog[i], count, i});
+  for (const Domain& domain : domain_catalog()) {
+    Hit hit{&domain, 0, std::string::npos};
+    for (std::string_view trigger : domain.triggers) {
+      const std::size_t at = mention_position(normalized, trigger);
+      if (at == std::string::npos) continue;
+      ++hit.hits;
+      hit.first = std::min(hit.first, at);
+    }
+    if (hit.hits > 0) hits.push_back(hit);
   }
-  std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) { return a.hits > b.hits; });
+  std::stable_sort(hits.begin(), hits.end(), [](const Hit& a, const Hit& b) {
+    return a.hits != b.hits ? a.hits > b.hits : a.first < b.first;
+  });
   std::vector<const Domain*> out;
   for (const Hit& h : hits) {
     if (out.size() >= max_domains) break;
@@ -659,7 +682,7 @@ const std::vector<ScopeExclusion>& default_exclusions() {
        {"multilingual", "multi-language", "language*", "locali*", "internationali*", "i18n", "translat*"}},
       {"Migration of historical data from legacy systems", {"migrat*", "import*", "legacy"}},
       {"Custom integrations with third-party systems",
-       {"integrat*", "api", "apis", "webhook*", "connector*", "third-party", "third party"}},
+       {"integrat*", "public api", "webhook*", "connector*", "third-party", "third party"}},
   };
   return exclusions;
 }

@@ -52,6 +52,7 @@ struct Decision {
 struct Domain {
   std::string_view id;
   std::string_view label;
+  std::string_view noun;  // qualifies a one-word title: "Platform" -> "Health Platform"
   std::vector<std::string_view> triggers;  // see mentions(): whole words, '*' for prefixes
   // Parts of the vision statement ("For <audience> who <need>, X is <category> that <benefit>.
   // Unlike <alternative>, it <differentiator>.").
@@ -82,7 +83,7 @@ const Domain& general_domain();
 
 const Domain* find_domain(std::string_view id);
 
-// Domains mentioned in text, most trigger hits first (catalogue order breaks ties).
+// Domains mentioned in text: most trigger hits first, then the one mentioned earliest.
 std::vector<const Domain*> match_domains(std::string_view text, std::size_t max_domains);
 
 // Usual exclusions for a first release, each dropped when the input asks for it.

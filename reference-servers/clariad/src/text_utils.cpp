@@ -204,14 +204,18 @@ std::string normalize_for_matching(std::string_view text) {
   return out;
 }
 
-bool mentions(const std::string& normalized, std::string_view term) {
-  if (term.empty()) return false;
+std::size_t mention_position(const std::string& normalized, std::string_view term) {
+  if (term.empty()) return std::string::npos;
   const bool prefix = term.back() == '*';
   if (prefix) term.remove_suffix(1);
-  std::string needle = " ";
-  needle += normalize_for_matching(term).substr(1);  // normalised term already ends with ' '
+  std::string needle = normalize_for_matching(term);  // " term " (padded both ends)
+  if (needle.size() <= 2) return std::string::npos;   // nothing alphanumeric in the term
   if (prefix) needle.pop_back();
-  return normalized.find(needle) != std::string::npos;
+  return normalized.find(needle);
+}
+
+bool mentions(const std::string& normalized, std::string_view term) {
+  return mention_position(normalized, term) != std::string::npos;
 }
 
 std::string title_case(std::string_view phrase) {
@@ -308,7 +312,7 @@ std::string as_item(std::string_view text) {
 std::vector<std::string> stated_capabilities(std::string_view description) {
   // Words after which a list of capabilities usually follows ("... that lets users track X").
   static const std::set<std::string, std::less<>> kMarkers = {
-      "that", "which", "lets", "allows", "enables", "helps", "to", "with", "including", "so"};
+      "that", "which", "where", "lets", "allows", "enables", "helps", "to", "with", "including", "so"};
   // "It should send ...", "Users can ...": the modal verb introduces the capability.
   static const std::set<std::string, std::less<>> kModals = {"should", "must", "will", "can", "shall", "could", "may"};
   static const std::set<std::string, std::less<>> kEnablers = {"lets", "let", "allows", "allow", "enables",

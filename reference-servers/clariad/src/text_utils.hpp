@@ -36,6 +36,9 @@ std::string normalize_for_matching(std::string_view text);
 // ("collaborat*" matches "collaboration").
 bool mentions(const std::string& normalized, std::string_view term);
 
+// Offset of the first match of term (as in mentions()), or std::string::npos.
+std::size_t mention_position(const std::string& normalized, std::string_view term);
+
 // Title from a project description: the first clause without leading filler ("We want to
 // build a ..."), at most 7 words, in Title Case. "Untitled Project" when nothing is left.
 std::string derive_title(std::string_view description);

@@ -56,6 +56,19 @@ TEST_CASE("a conversation over its byte budget drops its oldest entries", "[cont
   CHECK(store.entries("a").front().output.size() == 5000);
 }
 
+TEST_CASE("superseded results are evicted before the latest result of another tool", "[context]") {
+  ConversationStore store({4, 1000});
+  store.append("a", ContextEntry{"vision", std::string(300, 'v'), nullptr});
+  store.append("a", ContextEntry{"arch", std::string(300, '1'), nullptr});
+  store.append("a", ContextEntry{"arch", std::string(300, '2'), nullptr});
+  store.append("a", ContextEntry{"arch", std::string(300, '3'), nullptr});
+  const std::vector<ContextEntry> kept = store.entries("a");
+  REQUIRE(kept.size() == 3);
+  CHECK(kept[0].tool == "vision");  // the oldest entry, but still the latest vision
+  CHECK(kept[1].output[0] == '2');
+  CHECK(kept[2].output[0] == '3');
+}
+
 TEST_CASE("unknown conversations have no context", "[context]") {
   ConversationStore store({2, 100});
   CHECK(store.entries("nope").empty());

@@ -81,14 +81,14 @@ TEST_CASE("invoke_tool returns the document in result.output", "[dispatch]") {
   CHECK_THAT(arch.at("result").at("output").get<std::string>(), Catch::StartsWith("# Architecture: TaskPilot"));
 }
 
-TEST_CASE("-32700 Parse error for invalid JSON", "[dispatch][errors]") {
+TEST_CASE("error -32700: Parse error for invalid JSON", "[dispatch][errors]") {
   Fixture f;
   const Json reply = f.call("{not json");
   check_error(reply, -32700, "Parse error");
   CHECK(reply.at("id").is_null());
 }
 
-TEST_CASE("-32600 Invalid request for non-request JSON", "[dispatch][errors]") {
+TEST_CASE("error -32600: Invalid request for non-request JSON", "[dispatch][errors]") {
   Fixture f;
   check_error(f.call(R"({"id": 1, "method": "list_tools"})"), -32600, "Invalid request");
   check_error(f.call(R"([1,2])"), -32600, "Invalid request");
@@ -99,7 +99,7 @@ TEST_CASE("-32600 Invalid request for non-request JSON", "[dispatch][errors]") {
   CHECK(reply.at("error").at("data").at("pointer") == "/method");
 }
 
-TEST_CASE("-32600 for an overlong line", "[dispatch][errors]") {
+TEST_CASE("error -32600: for an overlong line", "[dispatch][errors]") {
   Fixture f;
   f.server.handle_overlong_line(5000000);
   REQUIRE(f.sink.size() == 1);
@@ -108,7 +108,7 @@ TEST_CASE("-32600 for an overlong line", "[dispatch][errors]") {
   CHECK_THAT(reply.at("error").at("data").at("detail").get<std::string>(), Catch::Contains("5000000"));
 }
 
-TEST_CASE("-32601 Method not found for unknown methods", "[dispatch][errors]") {
+TEST_CASE("error -32601: Method not found for unknown methods", "[dispatch][errors]") {
   Fixture f;
   const Json reply = f.call(request(9, "tools/invoke"));
   check_error(reply, -32601, "Method not found");
@@ -117,7 +117,7 @@ TEST_CASE("-32601 Method not found for unknown methods", "[dispatch][errors]") {
   check_error(f.call(request(10, "")), -32601, "Method not found");
 }
 
-TEST_CASE("-32602 Invalid params names the offending value", "[dispatch][errors]") {
+TEST_CASE("error -32602: Invalid params names the offending value", "[dispatch][errors]") {
   Fixture f;
   struct Case {
     Json params;
@@ -156,7 +156,7 @@ TEST_CASE("-32602 Invalid params names the offending value", "[dispatch][errors]
   }
 }
 
-TEST_CASE("-32603 Internal error when too many operations are streaming", "[dispatch][errors]") {
+TEST_CASE("error -32603: Internal error when too many operations are streaming", "[dispatch][errors]") {
   CaptureSink sink;
   ServerConfig config;
   config.max_operations = 1;
