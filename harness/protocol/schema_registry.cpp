@@ -250,7 +250,20 @@ std::string params_ref(const json& def, int depth = 0) {
   return {};
 }
 
-// Definitions a union lists: anyOf/oneOf members, or the then-branches of an if/then dispatch.
+// The references at the ends of an if/then/else chain (how our own files write a tagged union).
+void branch_targets(const json& node, std::vector<std::string>& out, int depth = 0) {
+  if (depth > 256) return;
+  if (auto name = ref_name(node); !name.empty()) {
+    out.push_back(name);
+    return;
+  }
+  for (const char* key : {"then", "else"}) {
+    if (const json* branch = member(node, key)) branch_targets(*branch, out, depth + 1);
+  }
+}
+
+// Definitions a union lists: anyOf/oneOf members (the official files), or the branches of an
+// if/then/else dispatch (ours).
 std::vector<std::string> union_members(const json& def) {
   std::vector<std::string> out;
   for (const char* key : {"anyOf", "oneOf"}) {
@@ -261,12 +274,9 @@ std::vector<std::string> union_members(const json& def) {
     }
   }
   if (const json* all = member(def, "allOf"); all && all->is_array()) {
-    for (const auto& item : *all) {
-      if (const json* then = member(item, "then")) {
-        if (auto name = ref_name(*then); !name.empty()) out.push_back(name);
-      }
-    }
+    for (const auto& item : *all) branch_targets(item, out);
   }
+  if (def.is_object() && !def.contains("$ref")) branch_targets(def, out);
   return out;
 }
 

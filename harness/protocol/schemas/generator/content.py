@@ -1,7 +1,8 @@
 """Content blocks (text, image, audio, resource links, embedded resources), resource contents,
 annotations and icons: the pieces tool results, prompts and sampling messages are made of."""
 
-from core import (array, dispatch, enum, integer, obj, open_object, ref, string, unit, when)
+from core import (array, described, dispatch, enum, integer, obj, open_object, ref, string, unit,
+                  when)
 
 
 def resource_members(v):
@@ -136,5 +137,4 @@ def define(v, d):
             "else": ref("SamplingContentBlock"),
         })
     else:
-        d.add("SamplingContent", {"description": "One content block.",
-                                  "allOf": [ref("SamplingContentBlock")]})
+        d.add("SamplingContent", described("One content block.", ref("SamplingContentBlock")))

@@ -62,8 +62,9 @@ def ref(name):
 
 
 def described(desc, schema):
-    """A reference with a description: draft-07 ignores siblings of $ref, so wrap it."""
-    return {"description": desc, "allOf": [schema]}
+    """A reference with a description. Draft-07 ignores siblings of $ref, which is what we want:
+    the description documents, and no allOf wrapper costs a validation pass."""
+    return {"$ref": schema["$ref"], "description": desc}
 
 
 def string(desc=None, **keywords):
@@ -165,16 +166,23 @@ def when(condition, schema):
 def dispatch(key, cases, desc=None, key_type="string"):
     """An object told apart by the constant value of `key` (content blocks, references...).
 
-    Written as if/then pairs rather than anyOf so that a broken block is reported against the one
-    shape its `key` names, not against every alternative.
+    Written as an if/then/else chain rather than anyOf so that a broken block is reported against
+    the one shape its `key` names, not against every alternative. A chain (not allOf of if/then
+    pairs) stops at the first matching case: validators pay per subschema applied, so the common
+    cases come first in `cases`.
     """
     out = {"type": "object"}
     if desc:
         out["description"] = desc
     out["required"] = [key]
     out["properties"] = {key: {"type": key_type, "enum": [value for value, _ in cases]}}
-    out["allOf"] = [
-        {"if": {"required": [key], "properties": {key: {"const": value}}}, "then": target}
-        for value, target in cases
-    ]
+    chain = None
+    for value, target in reversed(cases):
+        step = {"if": {"properties": {key: {"const": value}}}, "then": target}
+        if chain is not None:
+            step["else"] = chain
+        chain = step
+    # Without the key every `if` would hold vacuously; `required` above already reports it.
+    out["if"] = {"required": [key]}
+    out["then"] = chain
     return out

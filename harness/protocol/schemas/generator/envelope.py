@@ -64,12 +64,10 @@ def define(v, d: Definitions):
     }, ["code", "message"])
     if v.since("2025-11-25"):
         # URL_ELICITATION_REQUIRED must list the elicitations the client has to complete.
-        error["allOf"] = [{
-            "if": {"required": ["code"], "properties": {"code": {"const": -32042}}},
-            "then": {"required": ["data"], "properties": {"data": obj(
-                "Elicitations that must complete before the request can succeed.",
-                {"elicitations": array(ref("ElicitUrlParams"))}, ["elicitations"])}},
-        }]
+        error["if"] = {"required": ["code"], "properties": {"code": {"const": -32042}}}
+        error["then"] = {"required": ["data"], "properties": {"data": obj(
+            "Elicitations that must complete before the request can succeed.",
+            {"elicitations": array(ref("ElicitUrlParams"))}, ["elicitations"])}}
     d.add("RpcError", error)
 
     jsonrpc = const("2.0", "Protocol marker; always the string 2.0.")
@@ -145,11 +143,14 @@ def define(v, d: Definitions):
 
 
 def message(d, name, envelope, method, params_def, params_required, desc):
-    """A complete request or notification for one method: envelope + method + params."""
-    body = {"properties": {"method": const(method), "params": ref(params_def)}}
-    if params_required:
-        body["required"] = ["params"]
-    d.add(name, {"description": desc, "allOf": [ref(envelope), body]})
+    """A complete request or notification for one method: the envelope's members, the method as a
+    constant and the method's params. Flat rather than allOf [envelope, body]: one pass, and issues
+    point at the member that is wrong."""
+    base = d.table[envelope]
+    out = {"description": desc, "type": "object"}
+    out["properties"] = {**base["properties"], "method": const(method), "params": ref(params_def)}
+    out["required"] = base["required"] + (["params"] if params_required else [])
+    d.add(name, out)
 
 
 __all__ = ["define", "message", "request_params", "notification_params", "result", "when",
