@@ -357,8 +357,7 @@ TEST_CASE("hostile input neither crashes nor hangs the validator", "[schema]") {
   json created = {{"taskId", big}, {"status", "working"}, {"createdAt", big}, {"lastUpdatedAt", big}, {"ttl", 1}};
   CHECK(reg().validate_definition(created, "2025-11-25", "Task").valid);
   // Deep nesting inside free-form members.
-  json deep = json::array();
-  for (int i = 0; i < 5000; ++i) deep = json::array({deep});
+  json deep = json::parse(std::string(5000, '[') + std::string(5000, ']'));
   json nested = {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", {{"name", "x"}, {"arguments", {{"d", deep}}}}}};
   CHECK(reg().validate(nested, "2025-06-18", Sender::Client).valid);
   // Many issues at once stay bounded by the message size.
@@ -412,6 +411,9 @@ TEST_CASE("validation is fast enough for the fuzzer", "[schema][speed]") {
             << static_cast<long>(count / wall) << " per wall-second) over the spec examples, " << corpus.size()
             << " messages of 4 versions, single thread\n";
   CHECK(valid > 0);
-  // The examples include large results (tool lists, initialize); small messages run 2-3x faster.
+#if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
+  // Optimised builds only. The examples include large results (tool lists, initialize); small
+  // messages (pings, errors, short calls) run 2-3x faster than this average.
   CHECK(rate > 50000);
+#endif
 }
