@@ -33,6 +33,7 @@ struct RunArgs {
   Selection selection;
   std::string protocol = protocol::latest_version();
   int timeout_ms = 5000;
+  int startup_timeout_ms = 20000;
   int jobs = 0;
   std::vector<std::string> reports;
   std::string baseline;
@@ -157,6 +158,7 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   scenario::SuiteOptions so;
   so.config.target = stdio_target(target.server, a.max_message_bytes);
   so.config.timeout_ms = a.timeout_ms;
+  so.config.startup_timeout_ms = a.startup_timeout_ms;
   so.config.call_tools = a.call_tools;
   so.config.schemas = user_schema ? user_schema.get() : &protocol::SchemaRegistry::builtin();
   so.config.catalog = &scenario::RequirementCatalog::builtin();
@@ -204,6 +206,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--protocol", args->protocol, "Protocol version to propose, or 'all' to run once per version")
       ->capture_default_str();
   cmd->add_option("--timeout-ms", args->timeout_ms, "Default wait for each expected message")
+      ->check(CLI::Range(1, 600000))
+      ->capture_default_str();
+  cmd->add_option("--startup-timeout-ms", args->startup_timeout_ms,
+                  "Wait allowed before the target's first output (process start-up)")
       ->check(CLI::Range(1, 600000))
       ->capture_default_str();
   cmd->add_option("--jobs,-j", args->jobs, "Scenarios run in parallel, each with its own server process (default: cores, at most 4)")

@@ -148,11 +148,14 @@ class Execution {
   }
 
   Deadline step_deadline(const json& step) const {
-    int ms = step.contains("within_ms") ? step["within_ms"].get<int>() : s_.timeout_ms.value_or(cfg_.timeout_ms);
-    return Deadline::after_ms(ms).earliest(scenario_deadline_);
+    return Deadline::after_ms(step_wait_ms(step)).earliest(scenario_deadline_);
   }
   int step_wait_ms(const json& step) const {
-    return step.contains("within_ms") ? step["within_ms"].get<int>() : s_.timeout_ms.value_or(cfg_.timeout_ms);
+    int ms = step.contains("within_ms") ? step["within_ms"].get<int>() : s_.timeout_ms.value_or(cfg_.timeout_ms);
+    // A target that has not said anything yet may still be starting: start-up time is not
+    // response time, so the first wait gets the (longer) start-up allowance.
+    if (!session_.heard_from_target()) ms = std::max(ms, cfg_.startup_timeout_ms);
+    return ms;
   }
 
   void fail(const json& step, int index, const std::string& label, std::string message, std::string expected = "",

@@ -33,6 +33,7 @@ struct RunConfig {
   std::string proposed_version;
   int timeout_ms = 5000;               // default wait of one step
   int scenario_timeout_ms = 120000;    // bound on one whole scenario
+  int startup_timeout_ms = 20000;      // waits before the target's first output (slow starts: node, JVM)
   std::string call_tools = "readonly"; // none | readonly | all
   const protocol::SchemaRegistry* schemas = nullptr;
   const RequirementCatalog* catalog = nullptr;

@@ -59,6 +59,7 @@ void Session::attach(std::unique_ptr<transport::Transport> t) {
   if (transport_) transport_->stop();
   transport_ = std::move(t);
   gone_ = false;
+  heard_ = false;
   gone_reason_.clear();
   exit_.reset();
   inbox_.clear();
@@ -171,6 +172,7 @@ bool Session::pump_once(Deadline deadline) {
 }
 
 void Session::on_frame(const std::string& text) {
+  heard_ = true;
   log(WireEntry::Dir::In, text);
   json msg;
   try {

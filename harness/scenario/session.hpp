@@ -76,6 +76,8 @@ class Session {
   // Waits for the target process to end. Returns its status, or nullopt at the deadline.
   std::optional<transport::ExitStatus> wait_exit(Deadline deadline);
   bool target_gone() const { return gone_; }
+  // True once the target has written anything to its output (it has started up).
+  bool heard_from_target() const { return heard_; }
   std::string gone_reason() const { return gone_reason_; }
 
   // Findings: `step` is the index in the scenario (or -1).
@@ -130,6 +132,7 @@ class Session {
   std::optional<transport::ExitStatus> exit_;
   std::set<std::string> reported_;                    // monitor findings already reported (dedup)
   bool wire_truncated_ = false;
+  bool heard_ = false;
 };
 
 }  // namespace mcpspec::scenario
