@@ -163,7 +163,7 @@ class ConsoleReporter final : public Reporter {
   void block(const char* name, const std::string& text) {
     if (text.empty()) return;
     out_ << "      " << name << ":\n"
-         << indent_block(limit_lines(clean_text(text, true), kBlockLines, kBlockLineBytes), "        ");
+         << indent_block(limit_lines(clean_text(pretty_if_json(text), true), kBlockLines, kBlockLineBytes), "        ");
   }
 
   void print_wire(const ScenarioResult& r) {

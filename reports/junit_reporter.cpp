@@ -27,8 +27,8 @@ std::string findings_text(const ScenarioResult& r) {
     out += fmt::format("   level {}{}, {}\n", level_name(f.level),
                        f.requirements.empty() ? "" : fmt::format(", requirements {}", fmt::join(f.requirements, ", ")),
                        f.step < 0 ? std::string("outside the steps") : fmt::format("steps[{}]", f.step));
-    if (!f.expected.empty()) out += "   expected:\n" + f.expected + "\n";
-    if (!f.received.empty()) out += "   received:\n" + f.received + "\n";
+    if (!f.expected.empty()) out += "   expected:\n" + pretty_if_json(f.expected) + "\n";
+    if (!f.received.empty()) out += "   received:\n" + pretty_if_json(f.received) + "\n";
     if (!f.diff.empty()) out += "   diff:\n" + f.diff + "\n";
   }
   return out;

@@ -100,7 +100,7 @@ std::string case_section(const RunInfo& info, const ScenarioResult& r, bool stri
     auto block = [&](const char* name, const std::string& text) {
       if (text.empty()) return;
       // Indented two spaces so the block stays inside the list item.
-      std::string fenced = md_fenced(limit_lines(clean_text(text, true), kBlockLines, kLineBytes));
+      std::string fenced = md_fenced(limit_lines(clean_text(pretty_if_json(text), true), kBlockLines, kLineBytes));
       out += fmt::format("\n  {}:\n\n", name);
       std::size_t pos = 0;
       while (pos < fenced.size()) {

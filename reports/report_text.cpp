@@ -1,6 +1,7 @@
 #include "reports/report_text.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdint>
 
@@ -154,6 +155,16 @@ std::string xml_escape(std::string_view in, bool attribute) {
 
 std::string xml_text(std::string_view in) { return xml_escape(in, false); }
 std::string xml_attr(std::string_view in) { return xml_escape(in, true); }
+
+std::string pretty_if_json(const std::string& text) {
+  const auto start = text.find_first_not_of(" \t");
+  if (start == std::string::npos || (text[start] != '{' && text[start] != '[') ||
+      text.find('\n') != std::string::npos)
+    return text;
+  const auto value = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (value.is_discarded()) return text;
+  return value.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+}
 
 std::string human_ms(double ms) {
   if (!(ms >= 0)) ms = 0;  // also catches NaN

@@ -31,6 +31,10 @@ std::string first_line(const std::string& s, std::size_t max_bytes);
 std::string xml_text(std::string_view in);
 std::string xml_attr(std::string_view in);
 
+// A one-line JSON object or array laid out over several lines (2-space indent) so that a cut at a
+// line limit still shows its structure; anything else comes back unchanged.
+std::string pretty_if_json(const std::string& text);
+
 // "12 ms", "0.4 ms", "3.2 s": durations for humans.
 std::string human_ms(double ms);
 

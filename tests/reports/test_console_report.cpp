@@ -83,6 +83,18 @@ TEST_CASE("console shows the evidence of a failure: findings, expected vs receiv
   CHECK_THAT(out, Catch::Contains("spec section: basic/lifecycle"));
 }
 
+TEST_CASE("console lays out one-line JSON evidence and cuts long blocks", "[reports][console]") {
+  auto results = sample_results();
+  results.resize(2);
+  nlohmann::json big = nlohmann::json::array();
+  for (int i = 0; i < 100; ++i) big.push_back({{"index", i}});
+  results[1].findings[0].received = big.dump();
+  const std::string out = run_console(results, {});
+  CHECK_THAT(out, Catch::Contains("received:\n        [\n          {\n            \"index\": 0\n          },"));
+  CHECK_THAT(out, Catch::Contains("more lines]"));
+  CHECK_THAT(out, !Catch::Contains("\"index\": 99"));
+}
+
 TEST_CASE("console shows the wire tail, or everything with --wire", "[reports][console]") {
   const std::string tail = run_console(sample_results(), {});
   CHECK_THAT(tail, Catch::Contains("wire (last 20 of 31 lines; --wire shows all):"));

@@ -100,6 +100,12 @@ TEST_CASE("text helpers: UTF-8 repair, control escapes, truncation", "[reports][
   CHECK(first_line("one\ntwo", 100) == "one ...");
   CHECK(xml_attr("<a b=\"c\" d='e'>&\n") == "&lt;a b=&quot;c&quot; d=&apos;e&apos;&gt;&amp;&#10;");
   CHECK(xml_text("x\x01y") == "x\\u0001y");
+  CHECK(pretty_if_json(R"({"a":[1,2]})") == "{\n  \"a\": [\n    1,\n    2\n  ]\n}");
+  CHECK(pretty_if_json("{\n  \"a\": 1\n}") == "{\n  \"a\": 1\n}");  // already laid out: untouched
+  CHECK(pretty_if_json("{not json") == "{not json");
+  CHECK(pretty_if_json("42") == "42");
+  CHECK(pretty_if_json("plain text") == "plain text");
+  CHECK(pretty_if_json("[\"\xff\"]") == "[\"\xff\"]");  // nlohmann refuses invalid UTF-8: left as is
   CHECK(human_ms(12.3) == "12 ms");
   CHECK(human_ms(0.42) == "0.4 ms");
   CHECK(human_ms(12345) == "12.3 s");
