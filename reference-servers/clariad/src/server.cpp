@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdio>
 #include <new>
 
 #include "text_utils.hpp"
@@ -37,7 +38,12 @@ void Server::handle_line(std::string_view line) {
       case Message::Kind::Reply:
         return;  // Clariad never sends requests, so there is nothing a reply could answer
       case Message::Kind::Notification:
-        handle_notification(msg);
+        // Whatever happens here, a notification never gets a response.
+        try {
+          handle_notification(msg);
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "clariad: notification %s failed: %s\n", shorten(msg.method, 100).c_str(), e.what());
+        }
         return;
       case Message::Kind::Request:
         break;
