@@ -45,6 +45,7 @@ struct RunArgs {
   std::string call_tools = "readonly";
   std::size_t max_message_bytes = 16 * 1024 * 1024;
   std::string targets_file;
+  std::string write_baseline;
 };
 
 // One thing to test: a server command with its suites and baseline.
@@ -183,6 +184,16 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   info.duration_ms = ms_since(t0);
   info.stale_baseline = baseline.stale();
   auto summary = scenario::summarize(results, a.strict);
+  if (!a.write_baseline.empty()) {
+    std::string path = report_spec_for("x:" + a.write_baseline, target.name, several).substr(2);
+    std::ofstream out(path);
+    out << make_baseline(results).dump(2) << "\n";
+    if (!out) {
+      std::cerr << "mcpspec: could not write the baseline " << path << "\n";
+      return 2;
+    }
+    std::cout << "baseline of this run's failures written to " << path << "\n";
+  }
   for (auto& rep : reporters) {
     try {
       rep->on_finish(info, results, summary);
@@ -232,6 +243,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-message-bytes", args->max_message_bytes, "Largest message accepted from the target")
       ->check(CLI::Range(static_cast<std::size_t>(1024), static_cast<std::size_t>(1) << 30))
       ->capture_default_str();
+  cmd->add_option("--write-baseline", args->write_baseline,
+                  "Write this run's failures as a baseline file (review the reasons before committing it)");
   cmd->add_option("--targets", args->targets_file, "Default targets file used when no --server is given");
   cmd->callback([args, &exit_code] {
     if (!args->server.empty()) {
