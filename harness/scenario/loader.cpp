@@ -238,13 +238,14 @@ void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutc
   if (out.errors.size() == before) out.scenarios.push_back(std::move(s));
 }
 
-bool is_scenario_candidate(const fs::path& p) {
+bool is_scenario_candidate(const fs::path& p, const fs::path& root) {
   if (p.extension() != ".json") return false;
   std::string name = p.filename().string();
   if (name.rfind('_', 0) == 0 || name == "targets.json" || name.rfind("baseline", 0) == 0 ||
       name.rfind("profile", 0) == 0)
     return false;
-  for (const auto& part : p.parent_path())
+  // Only folders below the scanned one count: a suite kept under .../requirements/ is still found.
+  for (const auto& part : p.lexically_relative(root).parent_path())
     if (part == "fixtures" || part == "requirements" || part == "node_modules") return false;
   return true;
 }
@@ -286,7 +287,7 @@ LoadOutcome load_scenarios(const std::vector<std::string>& paths) {
       for (auto it = fs::recursive_directory_iterator(p, fs::directory_options::skip_permission_denied, ec);
            it != fs::recursive_directory_iterator(); it.increment(ec)) {
         if (ec) break;
-        if (it->is_regular_file(ec) && is_scenario_candidate(it->path())) files.push_back(it->path().string());
+        if (it->is_regular_file(ec) && is_scenario_candidate(it->path(), p)) files.push_back(it->path().string());
       }
     } else if (fs::is_regular_file(p, ec)) {
       files.push_back(p);

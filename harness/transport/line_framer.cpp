@@ -15,9 +15,9 @@ void LineFramer::feed(std::string_view bytes) {
     } else if (partial_.size() + chunk.size() > max_) {
       // Keep a short prefix for the report, then drop the rest of the line.
       discarding_ = true;
+      discarded_ = partial_.size() + chunk.size();  // counted before the prefix is appended below
       partial_.append(chunk.substr(0, kOversizePrefix > partial_.size() ? kOversizePrefix - partial_.size() : 0));
       if (partial_.size() > kOversizePrefix) partial_.resize(kOversizePrefix);
-      discarded_ = partial_.size() + chunk.size();
     } else {
       partial_.append(chunk);
     }
