@@ -202,8 +202,11 @@ class Evaluator {
     if (op == "$conformsTo") {
       // A schema from the target itself (e.g. a tool's outputSchema): compiled per use; they are small.
       try {
-        CompiledSchema schema(arg.is_boolean() ? json(arg.get<bool>() ? json::object() : json{{"not", json::object()}})
-                                               : arg);
+        // Validated with draft-07 semantics whatever "$schema" declares (documented); the key is
+        // dropped so the validator does not refuse a 2020-12 declaration.
+        json doc = arg.is_boolean() ? json(arg.get<bool>() ? json::object() : json{{"not", json::object()}}) : arg;
+        doc.erase("$schema");
+        CompiledSchema schema(doc);
         for (const auto& issue : schema.validate(value, 3))
           fail(issue.pointer.empty() ? loc.ptr : loc.ptr + issue.pointer,
                "does not conform to the given schema: " + issue.message);
