@@ -45,6 +45,12 @@ enum class Fault {
   batch_rejected,
   completion_over_100,
   tool_name_invalid,
+  // Found only by the live fuzzer (`mcpspec fuzz`): the generic suite never sends such input.
+  // faults.json lists them under "fuzz_only".
+  crash_on_deep_nesting,
+  hang_on_long_echo,
+  non_json_on_control_char,
+  ping_params_bad_result,
   // Ambiguous: the specification can be read to allow these, so they are kept out of the
   // "must be caught" list in faults.json.
   unknown_tool_iserror,

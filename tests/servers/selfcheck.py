@@ -936,6 +936,34 @@ def probe(fault):
                                                      "argument": {"name": "name", "value": ""}})
         s.kill()
         return len(resp["result"]["completion"]["values"]) > 100
+    if fault == "crash-on-deep-nesting":
+        s, _ = started(fault)
+        deep = {}
+        for _ in range(40):
+            deep = {"a": deep}
+        s.send({"jsonrpc": "2.0", "id": 7, "method": "ping", "params": {"x": deep}})
+        code = s.close(5)
+        return code is not None and code < 0
+    if fault == "hang-on-long-echo":
+        s, _ = started(fault)
+        tool_call(s, "echo", {"text": "short"})
+        s.send({"jsonrpc": "2.0", "id": 8, "method": "tools/call",
+                "params": {"name": "echo", "arguments": {"text": "x" * 1001}}})
+        s.send({"jsonrpc": "2.0", "id": 9, "method": "ping"})
+        quiet = s.silence(0.5) == []
+        s.kill()
+        return quiet
+    if fault == "non-json-on-control-char":
+        s, _ = started(fault)
+        s.send({"jsonrpc": "2.0", "id": 10, "method": "odd\u0001name"})
+        line = s.raw(3)
+        s.kill()
+        return line is not None and not line.startswith(b"{")
+    if fault == "ping-params-bad-result":
+        s, _ = started(fault)
+        resp, _ = s.request("ping", {"_meta": {}})
+        s.kill()
+        return resp.get("result") == "pong"
     if fault == "unknown-tool-iserror":
         s, _ = started(fault)
         resp, _ = tool_call(s, "nope")
@@ -1006,7 +1034,7 @@ def check_fault_schemas(doc, schema_dir):
 def check_faults(faults_json, schema_dir=None):
     with open(faults_json) as f:
         doc = json.load(f)
-    entries = doc["faults"] + doc.get("ambiguous", [])
+    entries = doc["faults"] + doc.get("ambiguous", []) + doc.get("fuzz_only", [])
     listed = subprocess.run([BINARY, "--list-faults"], capture_output=True, text=True, timeout=5).stdout
     names = [line.split()[0] for line in listed.splitlines() if line.strip()]
     check(sorted(names) == sorted(e["name"] for e in entries), "faults.json and --list-faults agree")

@@ -1,5 +1,7 @@
 #include "session.hpp"
 
+#include "fuzz_faults.hpp"
+
 #include <cstdio>
 #include <exception>
 #include <unistd.h>
@@ -132,6 +134,7 @@ Session::Reply Session::handle_message(const json& msg, bool in_batch) {
   if (!msg.is_object()) {
     return invalid(nullptr, "a JSON-RPC message must be an object, got " + describe_type(msg));
   }
+  if (apply_fuzz_fault(opt_.fault, msg, wire_)) return {};
   const json* id = find_member(msg, "id");
   const json readable_id = id != nullptr && valid_id(*id) ? *id : json(nullptr);
   const json* method = find_member(msg, "method");
