@@ -2,9 +2,11 @@
 #include "harness/cli/commands.hpp"
 #include "harness/cli/paths.hpp"
 #include "harness/cli/selection.hpp"
+#include "harness/cli/target_factory.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/protocol/versions.hpp"
 #include "harness/scenario/baseline.hpp"
+#include "harness/scenario/client_stdio_target.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/scenario/suite.hpp"
 #include "harness/transport/stdio_transport.hpp"
@@ -46,6 +48,9 @@ struct RunArgs {
   std::size_t max_message_bytes = 16 * 1024 * 1024;
   std::string targets_file;
   std::string write_baseline;
+  std::string client;        // --client: a stdio client command with {server} (docs/testing-clients.md)
+  bool cooperative = false;  // --cooperative: the client follows the client driver protocol
+  std::string url, transport, port_env = "PORT";  // network transports (target_factory.hpp)
 };
 
 // One thing to test: a server command with its suites and baseline.
@@ -126,7 +131,12 @@ std::string report_spec_for(const std::string& spec, const std::string& target, 
 int run_one(const RunArgs& a, const Target& target, bool several) {
   Selection sel = a.selection;
   if (sel.paths.empty()) sel.paths = target.scenarios;
+  if (sel.paths.empty() && !a.client.empty()) sel.paths = {home_dir() + "/scenarios/mcp/client"};
   auto scenarios = select_scenarios(sel);
+  // A run tests one role: scenarios written for the other role are left out rather than skipped.
+  std::string role = a.client.empty() ? "server" : "client";
+  scenarios.erase(std::remove_if(scenarios.begin(), scenarios.end(), [&](const auto& s) { return s.role != role; }),
+                  scenarios.end());
   if (scenarios.empty()) throw UsageError("no scenario matches the given paths, --filter and --tag");
   auto protocols = protocols_from(a.protocol);
 
@@ -157,7 +167,27 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   }
 
   scenario::SuiteOptions so;
-  so.config.target = stdio_target(target.server, a.max_message_bytes);
+  if (wants_network_target(a.url, a.transport)) {
+    NetworkTargetOptions no;
+    no.server = a.server;
+    no.url = a.url;
+    no.transport = a.transport;
+    no.port_env = a.port_env;
+    no.max_message_bytes = a.max_message_bytes;
+    no.startup_timeout_ms = a.startup_timeout_ms;
+    so.config.target = network_target(no);
+  } else {
+    so.config.target = stdio_target(target.server, a.max_message_bytes);
+  }
+  if (!a.client.empty()) {
+    try {
+      so.config.target = scenario::client_stdio_target(a.client, binary_dir() + "/mcpspec", a.max_message_bytes);
+    } catch (const std::exception& e) {
+      throw UsageError(std::string("--client: ") + e.what());
+    }
+    so.config.role = "client";
+    so.config.cooperative_client = a.cooperative;
+  }
   so.config.timeout_ms = a.timeout_ms;
   so.config.startup_timeout_ms = a.startup_timeout_ms;
   so.config.call_tools = a.call_tools;
@@ -246,9 +276,26 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--write-baseline", args->write_baseline,
                   "Write this run's failures as a baseline file (review the reasons before committing it)");
   cmd->add_option("--targets", args->targets_file, "Default targets file used when no --server is given");
+  cmd->add_option("--client", args->client,
+                  "Test a stdio client: its command, with {server} (or {server_argv_json}) where the server command "
+                  "goes (default suite: scenarios/mcp/client)");
+  cmd->add_flag("--cooperative", args->cooperative,
+                "The --client follows the client driver protocol (MCPSPEC_CONTEXT), so scenarios tagged "
+                "'cooperative' run instead of being skipped");
+  cmd->add_option("--url", args->url, "Test a running server at this URL (http://HOST:PORT/PATH or ws://...)");
+  cmd->add_option("--transport", args->transport, "stdio (default), http (Streamable HTTP), sse (2024-11-05 HTTP+SSE) or ws")
+      ->check(CLI::IsMember({"stdio", "http", "sse", "ws"}));
+  cmd->add_option("--port-env", args->port_env,
+                  "With --server and a network --transport: the environment variable that gets the free port")
+      ->capture_default_str();
   cmd->callback([args, &exit_code] {
-    if (!args->server.empty()) {
-      exit_code = run_one(*args, Target{"server", args->server, {}, ""}, false);
+    if (!args->client.empty()) {
+      if (!args->server.empty() || !args->url.empty()) throw UsageError("--client cannot be combined with --server or --url");
+      exit_code = run_one(*args, Target{"client", args->client, {}, ""}, false);
+      return;
+    }
+    if (!args->server.empty() || !args->url.empty()) {
+      exit_code = run_one(*args, Target{"server", args->server.empty() ? args->url : args->server, {}, ""}, false);
       return;
     }
     std::string file = args->targets_file.empty() ? home_dir() + "/scenarios/targets.json" : args->targets_file;

@@ -1,5 +1,6 @@
 #include "harness/scenario/loader.hpp"
 
+#include "harness/scenario/client_steps.hpp"
 #include "harness/scenario/matcher.hpp"
 #include "harness/util/json_schema.hpp"
 #include "harness/util/resources.hpp"
@@ -41,7 +42,7 @@ const CompiledSchema& scenario_schema() {
 const std::vector<std::string> kActions = {
     "send", "send_raw", "request", "notify", "expect", "expect_unordered", "expect_silence_ms", "expect_no",
     "collect", "check", "sleep_ms", "list", "foreach", "close_stdin", "expect_exit", "signal", "kill", "restart",
-    "run", "file"};
+    "run", "file", "http", "reply", "crash", "close", "expect_disconnect", "expect_client_exit"};
 
 // Which modifiers each action accepts besides the common ones; catches typos like "for_ms" on expect.
 const std::map<std::string, std::set<std::string>> kActionModifiers = {
@@ -49,7 +50,7 @@ const std::map<std::string, std::set<std::string>> kActionModifiers = {
     {"send_raw", {"newline"}},
     {"request", {"expect", "capture", "invalid", "within_ms"}},
     {"notify", {"invalid"}},
-    {"expect", {"capture", "within_ms"}},
+    {"expect", {"capture", "within_ms", "not_before_ms"}},
     {"expect_unordered", {"capture", "within_ms"}},
     {"expect_silence_ms", {"allow_notifications"}},
     {"expect_no", {"for_ms"}},
@@ -65,6 +66,12 @@ const std::map<std::string, std::set<std::string>> kActionModifiers = {
     {"restart", {"within_ms"}},
     {"run", {"expect_code", "within_ms"}},
     {"file", {"exists", "text", "json"}},
+    {"reply", {"to", "delay_ms", "invalid"}},  // client role: client_steps.hpp
+    {"crash", {}},
+    {"close", {}},
+    {"expect_disconnect", {"within_ms"}},
+    {"expect_client_exit", {"within_ms", "allow_running"}},
+    {"http", {"expect", "capture", "end_if", "within_ms"}},  // http_steps.hpp
 };
 const std::set<std::string> kCommonModifiers = {"requirements", "level", "note", "if", "label"};
 
@@ -92,7 +99,7 @@ void check_steps(const nlohmann::json& steps, const std::string& base, const std
     for (const auto& a : kActions)
       if (step.contains(a)) found.push_back(a);
     // "expect" is also the modifier that matches a request's response.
-    if (step.contains("request") && step.contains("expect"))
+    if ((step.contains("request") || step.contains("http")) && step.contains("expect"))
       found.erase(std::find(found.begin(), found.end(), "expect"));
     if (found.size() != 1) {
       std::string known;
@@ -181,6 +188,7 @@ nlohmann::json load_fixture(const Scenario& s, std::vector<LoadError>& errors) {
   std::size_t before = errors.size();
   for (auto& issue : scenario_schema().validate(wrapper)) errors.push_back({*path, issue.pointer, issue.message});
   if (errors.size() == before) check_steps((*doc)["steps"], "/steps", *path, errors);
+  if (errors.size() == before) check_role_actions(s.role, (*doc)["steps"], "/steps", *path, errors);
   return errors.size() == before ? (*doc)["steps"] : nlohmann::json::array();
 }
 
@@ -233,7 +241,10 @@ void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutc
   if (doc.contains("env"))
     for (const auto& [k, v] : doc["env"].items()) s.env[k] = v.get<std::string>();
   s.steps = doc["steps"];
+  if (doc.contains("client_context")) s.client_context = doc["client_context"];
+  if (doc.contains("declare")) s.declare = doc["declare"];
   check_steps(s.steps, "/steps", file, out.errors);
+  check_role_actions(s.role, s.steps, "/steps", file, out.errors);
   if (s.fixture != "none") s.fixture_steps = load_fixture(s, out.errors);
   if (out.errors.size() == before) out.scenarios.push_back(std::move(s));
 }
@@ -255,7 +266,7 @@ bool is_scenario_candidate(const fs::path& p, const fs::path& root) {
 std::vector<std::string> matcher_pointers(const nlohmann::json& step) {
   std::vector<std::string> out;
   if (!step.is_object()) return out;
-  for (const char* key : {"expect", "expect_no", "collect", "matches", "where", "text", "json"})
+  for (const char* key : {"expect", "expect_no", "collect", "matches", "where", "text", "json", "end_if"})
     if (step.contains(key)) out.push_back(std::string("/") + key);
   if (step.contains("expect_unordered") && step["expect_unordered"].is_array())
     for (std::size_t i = 0; i < step["expect_unordered"].size(); ++i)

@@ -1,5 +1,7 @@
 #include "harness/scenario/runner.hpp"
 
+#include "harness/scenario/http_steps.hpp"
+#include "harness/scenario/client_runner.hpp"
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/scenario/session.hpp"
@@ -279,7 +281,9 @@ class Execution {
   }
 
   void dispatch(const json& step, int index, Deadline dl) {
-    if (step.contains("send")) {
+    if (step.contains("http")) {
+      do_http(step, dl);
+    } else if (step.contains("send")) {
       session_.send(subst(step["send"]), step.value("invalid", false), dl);
     } else if (step.contains("send_raw")) {
       std::string bytes = subst(step["send_raw"]).get<std::string>();
@@ -345,6 +349,19 @@ class Execution {
     } else if (step.contains("file")) {
       do_file(step);
     }
+  }
+
+  // One exact HTTP request (http_steps.hpp); "end_if" ends the scenario (passing) when its matcher
+  // holds, for checks that only apply to some servers (no session ids, DELETE -> 405).
+  void do_http(const json& step, Deadline dl) {
+    auto out = run_http_step(subst(step["http"]), session_.transport(), dl);
+    session_.event(out.log);
+    if (step.contains("end_if") && match(subst(step["end_if"]), out.response).ok) {
+      session_.event("http step: end_if holds, this check does not apply to the target");
+      throw StopScenario{};
+    }
+    json matcher = step.contains("expect") ? subst(step["expect"]) : json{{"status", {{"$lt", 500}}}};
+    match_or_fail(step, matcher, out.response, "the HTTP response");
   }
 
   void do_request(const json& step, Deadline dl) {
@@ -640,6 +657,7 @@ Verdict verdict_from(const std::vector<Finding>& findings) {
 }  // namespace
 
 ScenarioResult run_scenario(const Scenario& s, const RunConfig& cfg) {
+  if (cfg.role == "client") return run_client_scenario(s, cfg);
   ScenarioResult r;
   r.id = s.id;
   r.title = s.title;

@@ -1,0 +1,388 @@
+#include "harness/transport/http/streamable_http_transport.hpp"
+
+#include "harness/transport/http/sse_parser.hpp"
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <cctype>
+
+namespace mcpspec::transport::http {
+
+using nlohmann::json;
+
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string clip(const std::string& s, std::size_t n = 300) { return s.size() > n ? s.substr(0, n) + "..." : s; }
+
+// The id of a response inside `text` (object or batch array) equals `id_text`.
+bool answers(const json& msg, const std::string& id_text) {
+  if (msg.is_array()) {
+    for (const auto& m : msg)
+      if (answers(m, id_text)) return true;
+    return false;
+  }
+  return msg.is_object() && !msg.contains("method") && msg.contains("id") && msg["id"].dump() == id_text;
+}
+
+}  // namespace
+
+StreamableHttpTransport::StreamableHttpTransport(HttpTransportOptions options)
+    : options_(std::move(options)), url_(options_.url) {}
+
+StreamableHttpTransport::~StreamableHttpTransport() { stop(); }
+
+std::string StreamableHttpTransport::describe() const {
+  std::string s = "Streamable HTTP " + url_.text();
+  if (served_) s += " (" + served_->describe() + ")";
+  return s;
+}
+
+std::string StreamableHttpTransport::session_id() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return session_id_;
+}
+
+std::string StreamableHttpTransport::protocol_header() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return protocol_header_;
+}
+
+void StreamableHttpTransport::start() {
+  if (options_.spawn) {
+    served_ = std::make_unique<ServedProcess>(*options_.spawn, options_.port_env, events_);
+    served_->start(Deadline::after_ms(options_.startup_timeout_ms));
+    url_.host = "127.0.0.1";
+    url_.port = served_->port();
+    note("server listening on " + url_.text());
+    return;
+  }
+  // A wrong URL is a harness ERROR with a clear reason, not a scenario failure later on.
+  HttpConnection probe;
+  probe.connect(url_.host, url_.port, Deadline::after_ms(options_.connect_timeout_ms));
+}
+
+Headers StreamableHttpTransport::common_headers() const {
+  Headers h;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!session_id_.empty()) h.emplace_back("Mcp-Session-Id", session_id_);
+  if (!protocol_header_.empty()) h.emplace_back("MCP-Protocol-Version", protocol_header_);
+  if (!options_.origin.empty()) h.emplace_back("Origin", options_.origin);
+  return h;
+}
+
+void StreamableHttpTransport::launch(std::shared_ptr<HttpConnection> conn, std::function<void()> body) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (stopping_) return;
+  streams_.emplace_back();
+  Stream& s = streams_.back();
+  s.conn = std::move(conn);
+  std::atomic<bool>* done = &s.done;
+  s.thread = std::thread([body = std::move(body), done] {
+    body();
+    *done = true;
+  });
+}
+
+void StreamableHttpTransport::reap_finished() {
+  std::list<Stream> finished;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = streams_.begin(); it != streams_.end();) {
+      if (it->done) {
+        auto next = std::next(it);
+        finished.splice(finished.end(), streams_, it);
+        it = next;
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto& s : finished)
+    if (s.thread.joinable()) s.thread.join();
+}
+
+void StreamableHttpTransport::send(const std::string& frame, Deadline deadline) { post(frame, deadline, false); }
+
+void StreamableHttpTransport::send_raw(const std::string& bytes, Deadline deadline) { post(bytes, deadline, true); }
+
+void StreamableHttpTransport::post(const std::string& body, Deadline deadline, bool raw) {
+  if (stopping_) throw TransportError("the transport is stopped");
+  reap_finished();
+  std::string request_id, what = raw ? "raw bytes" : "message";
+  bool initialize = false, initialized_note = false;
+  try {
+    json msg = json::parse(body);
+    if (msg.is_object() && msg.contains("method") && msg["method"].is_string()) {
+      what = msg["method"].get<std::string>();
+      initialize = what == "initialize";
+      initialized_note = what == "notifications/initialized";
+      if (msg.contains("id")) request_id = msg["id"].dump();
+    } else if (msg.is_object() && msg.contains("id")) {
+      what = "response " + msg["id"].dump();
+    } else if (msg.is_array()) {
+      what = "batch of " + std::to_string(msg.size());
+    }
+  } catch (const json::exception&) {
+  }
+  HttpRequest r;
+  r.method = "POST";
+  r.target = url_.target;
+  r.headers = {{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}};
+  for (auto& h : common_headers()) r.headers.push_back(std::move(h));
+  r.body = body;
+  auto conn = std::make_shared<HttpConnection>();
+  conn->connect(url_.host, url_.port, Deadline::after_ms(options_.connect_timeout_ms).earliest(deadline));
+  conn->write_all(format_request(r, url_.host_header()), deadline);
+  launch(conn, [this, conn, what, request_id, initialize, initialized_note] {
+    read_post(conn, what, request_id, initialize, initialized_note);
+  });
+}
+
+void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, std::string what, std::string request_id,
+                                        bool initialize, bool initialized_note) {
+  Deadline dl = Deadline::after_ms(options_.stream_max_ms);
+  try {
+    HttpHead head = conn->read_head(dl);
+    std::string ct = lower(head.header("Content-Type"));
+    std::string sid = head.header("Mcp-Session-Id");
+    note("POST " + what + " -> " + std::to_string(head.status) + (ct.empty() ? "" : " " + ct) +
+         (sid.empty() ? "" : " (Mcp-Session-Id: " + clip(sid, 80) + ")"));
+    if (initialize && head.status / 100 == 2 && !sid.empty()) {
+      std::lock_guard<std::mutex> lock(mu_);
+      session_id_ = sid;
+    }
+    if (ct.rfind("text/event-stream", 0) == 0 && head.status / 100 == 2) {
+      std::string last_id;
+      long long retry_ms = -1;
+      bool answered = read_sse(*conn, "POST " + what, request_id, initialize, last_id, retry_ms);
+      if (!answered && !request_id.empty() && !stopping_) {
+        if (!last_id.empty() && options_.resume_attempts > 0) {
+          note("the POST " + what + " stream ended before its response; resuming with GET Last-Event-ID: " + last_id);
+          run_get(last_id, request_id, options_.resume_attempts - 1, retry_ms < 0 ? 0 : retry_ms);
+        } else {
+          note("the POST " + what + " stream ended without the response and without an event id to resume from");
+        }
+      }
+      return;
+    }
+    std::string body = conn->read_all(dl, options_.max_message_bytes);
+    if (head.status == 202 || body.empty()) {
+      if (!body.empty()) note("202 Accepted carried a body: " + clip(body));
+      if (!request_id.empty() && head.status / 100 == 2)
+        note("the request " + what + " got " + std::to_string(head.status) + " without a body: no response will come");
+      if (initialized_note && head.status / 100 == 2 && options_.open_get_stream) {
+        bool start = false;
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          start = !get_started_;
+          get_started_ = true;
+        }
+        if (start) {
+          auto get_conn = std::make_shared<HttpConnection>();
+          launch(get_conn, [this] { run_get("", "", 0, 0); });
+        }
+      }
+      return;
+    }
+    if (head.status / 100 != 2) note("HTTP " + std::to_string(head.status) + " body: " + clip(body));
+    // A JSON body (also on error statuses: a JSON-RPC error such as a parse error) is a message.
+    if (!json::accept(body)) {
+      if (head.status / 100 == 2) events_.push(Event{Event::Type::Frame, body, {}});  // monitors judge it
+      return;
+    }
+    bool answered = false;
+    on_message_text(body, request_id, initialize, answered);
+  } catch (const TransportError& e) {
+    if (!stopping_) note("POST " + what + ": " + e.what());
+  }
+}
+
+bool StreamableHttpTransport::read_sse(HttpConnection& conn, const std::string& what, const std::string& request_id,
+                                       bool initialize, std::string& last_id, long long& retry_ms) {
+  SseParser parser(options_.max_message_bytes);
+  std::vector<SseEvent> events;
+  bool answered = false;
+  Deadline dl = Deadline::after_ms(options_.stream_max_ms);
+  std::string chunk;
+  bool more = true;
+  while (more) {
+    chunk.clear();
+    more = conn.read_body(chunk, dl);
+    events.clear();
+    parser.feed(chunk, events);
+    for (auto& e : events) {
+      if (e.oversize) {
+        events_.push(Event{Event::Type::Oversize,
+                           what + ": an SSE event exceeded " + std::to_string(options_.max_message_bytes) + " bytes",
+                           {}});
+        continue;
+      }
+      if (e.retry) retry_ms = *e.retry;
+      if (e.id) {
+        last_id = *e.id;
+        bool fresh;
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          fresh = e.id->empty() || event_ids_.insert(*e.id).second;
+        }
+        if (!fresh) note(what + ": SSE event id \"" + clip(*e.id, 80) + "\" was already used in this session (HTTP-40)");
+      }
+      if (!e.has_data || e.data.empty()) continue;  // priming event or keep-alive
+      if (e.type() != "message") {
+        note(what + ": ignored an SSE event of type \"" + clip(e.type(), 40) + "\"");
+        continue;
+      }
+      on_message_text(e.data, request_id, initialize, answered);
+    }
+  }
+  note(what + ": the SSE stream ended" + (retry_ms >= 0 ? " (retry " + std::to_string(retry_ms) + " ms)" : ""));
+  return answered;
+}
+
+void StreamableHttpTransport::on_message_text(const std::string& text, const std::string& request_id, bool initialize,
+                                              bool& answered) {
+  if (text.size() > options_.max_message_bytes) {
+    events_.push(Event{Event::Type::Oversize, "a message of " + std::to_string(text.size()) + " bytes was discarded", {}});
+    return;
+  }
+  if (!request_id.empty()) {
+    try {
+      json msg = json::parse(text);
+      if (answers(msg, request_id)) {
+        answered = true;
+        if (initialize && msg.is_object() && msg.contains("result") && msg["result"].is_object()) {
+          auto v = msg["result"].value("protocolVersion", std::string());
+          // The header exists from 2025-06-18 on; before that a server may not know it.
+          if (v >= "2025-06-18") {
+            std::lock_guard<std::mutex> lock(mu_);
+            protocol_header_ = v;
+          }
+        }
+      }
+    } catch (const json::exception&) {
+    }
+  }
+  events_.push(Event{Event::Type::Frame, text, {}});
+}
+
+void StreamableHttpTransport::run_get(std::string last_event_id, std::string request_id, int attempts_left,
+                                      long long delay_ms) {
+  // The wait a server asked for with retry: is honoured before reconnecting (HTTP-20).
+  for (long long waited = 0; waited < delay_ms && !stopping_; waited += 20) ::usleep(20000);
+  if (stopping_) return;
+  std::string what = last_event_id.empty() ? "GET stream" : "GET resume from " + clip(last_event_id, 60);
+  HttpRequest r;
+  r.method = "GET";
+  r.target = url_.target;
+  r.headers = {{"Accept", "text/event-stream"}};
+  for (auto& h : common_headers()) r.headers.push_back(std::move(h));
+  if (!last_event_id.empty()) r.headers.emplace_back("Last-Event-ID", last_event_id);
+  auto conn = std::make_shared<HttpConnection>();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_) return;
+    // Registered so stop() can abort it; the thread itself is the caller's.
+    streams_.emplace_back();
+    streams_.back().conn = conn;  // never `done`: kept until stop() so it can always be aborted
+  }
+  try {
+    conn->connect(url_.host, url_.port, Deadline::after_ms(options_.connect_timeout_ms));
+    conn->write_all(format_request(r, url_.host_header()), Deadline::after_ms(options_.connect_timeout_ms));
+    HttpHead head = conn->read_head(Deadline::after_ms(options_.stream_max_ms));
+    std::string ct = lower(head.header("Content-Type"));
+    note(what + " -> " + std::to_string(head.status) + (ct.empty() ? "" : " " + ct));
+    if (head.status == 405) return;  // the server offers no GET stream: allowed
+    if (head.status / 100 != 2 || ct.rfind("text/event-stream", 0) != 0) {
+      std::string body = conn->read_all(Deadline::after_ms(2000), 65536);
+      if (!body.empty()) note(what + " body: " + clip(body));
+      return;
+    }
+    std::string last_id = last_event_id;
+    long long retry_ms = -1;
+    bool answered = read_sse(*conn, what, request_id, false, last_id, retry_ms);
+    if (stopping_) return;
+    if (!request_id.empty() && !answered && attempts_left > 0 && !last_id.empty()) {
+      run_get(last_id, request_id, attempts_left - 1, retry_ms < 0 ? 0 : retry_ms);
+    } else if (request_id.empty() && retry_ms >= 0 && attempts_left < 3) {
+      // A standalone stream closed with a retry hint: poll again, a bounded number of times.
+      run_get(last_id, "", attempts_left + 1, retry_ms);
+    }
+  } catch (const TransportError& e) {
+    if (!stopping_) note(what + ": " + e.what());
+  }
+}
+
+Event StreamableHttpTransport::receive(Deadline deadline) { return events_.pop(deadline); }
+
+void StreamableHttpTransport::close_input() {
+  note("close_input: over HTTP the session is ended with DELETE instead");
+  std::string sid = session_id();
+  if (sid.empty()) return;
+  try {
+    HttpConnection c;
+    HttpRequest r;
+    r.method = "DELETE";
+    r.target = url_.target;
+    r.headers = common_headers();
+    c.connect(url_.host, url_.port, Deadline::after_ms(options_.connect_timeout_ms));
+    c.write_all(format_request(r, url_.host_header()), Deadline::after_ms(2000));
+    HttpHead head = c.read_head(Deadline::after_ms(2000));
+    note("DELETE session -> " + std::to_string(head.status));
+  } catch (const TransportError& e) {
+    note(std::string("DELETE session: ") + e.what());
+  }
+}
+
+void StreamableHttpTransport::signal(int sig) {
+  if (served_) served_->signal(sig);
+  else note("cannot signal a server reached by URL");
+}
+
+std::optional<ExitStatus> StreamableHttpTransport::exit_status() {
+  return served_ ? served_->exit_status() : std::nullopt;
+}
+
+void StreamableHttpTransport::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  // Ending the session politely matters for a shared server reached by --url (SESS-09).
+  if (!session_id().empty() && !(served_ && served_->exit_status())) {
+    try {
+      HttpConnection c;
+      HttpRequest r;
+      r.method = "DELETE";
+      r.target = url_.target;
+      r.headers = common_headers();
+      c.connect(url_.host, url_.port, Deadline::after_ms(500));
+      c.write_all(format_request(r, url_.host_header()), Deadline::after_ms(500));
+      (void)c.read_head(Deadline::after_ms(500));
+    } catch (const TransportError&) {
+    }
+  }
+  std::list<Stream> all;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+    all.splice(all.end(), streams_);
+  }
+  for (auto& s : all)
+    if (s.conn) s.conn->abort();
+  for (auto& s : all)
+    if (s.thread.joinable()) s.thread.join();
+  {
+    // Threads may have registered GET connections while we were joining.
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& s : streams_)
+      if (s.conn) s.conn->abort();
+    streams_.clear();
+  }
+  if (served_) served_->stop(300);
+}
+
+}  // namespace mcpspec::transport::http

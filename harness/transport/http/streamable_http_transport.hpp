@@ -1,0 +1,97 @@
+#pragma once
+// The Streamable HTTP transport (protocol 2025-03-26 and later), harness side = the client.
+// send() is one POST per message; its answer (a JSON body or an SSE stream) is read on a background
+// thread with a deadline and a size bound and turns into Frame events. After the handshake a GET
+// stream is opened when the server offers one. HTTP-level facts (status, content type, session id,
+// stream ends) go into the wire log as transport notes (Stderr events prefixed "http: "), so a
+// failing case shows what happened on the wire. Session id, protocol-version header and Origin are
+// kept here; raw checks that need them wrong use HttpExchange with explicit headers instead.
+#include "harness/transport/http/event_queue.hpp"
+#include "harness/transport/http/http_connection.hpp"
+#include "harness/transport/http/served_process.hpp"
+#include "harness/transport/http/url.hpp"
+#include "harness/transport/transport.hpp"
+
+#include <atomic>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <thread>
+
+namespace mcpspec::transport::http {
+
+struct HttpTransportOptions {
+  Url url;                                 // the MCP endpoint (for a served process: host/port are replaced)
+  std::optional<SpawnOptions> spawn;       // start this server first (--server CMD --port-env NAME)
+  std::string port_env = "PORT";
+  int startup_timeout_ms = 20000;          // bound on the served process starting to listen
+  int connect_timeout_ms = 5000;
+  int stream_max_ms = 600000;              // bound on one response stream / the GET stream
+  std::size_t max_message_bytes = 16 * 1024 * 1024;
+  bool open_get_stream = true;
+  std::string origin;                      // sent as Origin when not empty
+  int resume_attempts = 3;                 // GET + Last-Event-ID after a stream ends without its answer
+};
+
+class StreamableHttpTransport : public Transport {
+ public:
+  explicit StreamableHttpTransport(HttpTransportOptions options);
+  ~StreamableHttpTransport() override;
+
+  std::string name() const override { return "http"; }
+  void start() override;
+  void send(const std::string& frame, Deadline deadline) override;
+  void send_raw(const std::string& bytes, Deadline deadline) override;
+  Event receive(Deadline deadline) override;
+  void close_input() override;
+  void signal(int sig) override;
+  std::optional<ExitStatus> exit_status() override;
+  void stop() override;
+  std::string describe() const override;
+
+  // For raw HTTP checks: where the endpoint is and the state the transport keeps.
+  Url endpoint() const { return url_; }
+  std::string session_id() const;
+  std::string protocol_header() const;  // the MCP-Protocol-Version value sent, empty if none
+  std::string origin() const { return options_.origin; }
+  std::size_t max_message_bytes() const { return options_.max_message_bytes; }
+
+ private:
+  struct Stream {
+    std::shared_ptr<HttpConnection> conn;
+    std::thread thread;
+    std::atomic<bool> done{false};
+  };
+  // Standard headers of every request (session id, protocol version, Origin).
+  Headers common_headers() const;
+  void post(const std::string& body, Deadline deadline, bool raw);
+  // Background: reads one POST's answer.
+  void read_post(std::shared_ptr<HttpConnection> conn, std::string what, std::string request_id, bool initialize,
+                 bool initialized_note);
+  // Background: the GET stream (also used to resume a POST stream with Last-Event-ID).
+  void run_get(std::string last_event_id, std::string request_id, int attempts_left, long long delay_ms);
+  // Reads an SSE body; returns whether a response to `request_id` was seen.
+  bool read_sse(HttpConnection& conn, const std::string& what, const std::string& request_id, bool initialize,
+                std::string& last_id, long long& retry_ms);
+  void on_message_text(const std::string& text, const std::string& request_id, bool initialize, bool& answered);
+  void note(const std::string& text) { events_.push(Event{Event::Type::Stderr, "http: " + text, {}}); }
+  void launch(std::shared_ptr<HttpConnection> conn, std::function<void()> body);
+  void reap_finished();
+
+  HttpTransportOptions options_;
+  Url url_;
+  EventQueue events_;
+  std::unique_ptr<ServedProcess> served_;
+  mutable std::mutex mu_;
+  std::string session_id_, protocol_header_;
+  std::set<std::string> event_ids_;   // SSE event ids seen in this session (must be unique)
+  bool get_started_ = false;
+  std::list<Stream> streams_;
+  std::atomic<bool> stopping_{false};
+  bool stopped_ = false;
+};
+
+}  // namespace mcpspec::transport::http

@@ -1,0 +1,116 @@
+#include "backend_process.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace httpfront {
+
+BackendProcess::BackendProcess(const std::string& command, bool everything_unsolicited)
+    : all_unsolicited_(everything_unsolicited) {
+  int to_child[2], from_child[2];
+  if (::pipe2(to_child, O_CLOEXEC) != 0 || ::pipe2(from_child, O_CLOEXEC) != 0) {
+    dead_ = true;
+    return;
+  }
+  pid_ = ::fork();
+  if (pid_ == 0) {
+    ::setpgid(0, 0);
+    ::dup2(to_child[0], 0);
+    ::dup2(from_child[1], 1);
+    ::execl("/bin/sh", "sh", "-c", command.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(to_child[0]);
+  ::close(from_child[1]);
+  in_ = to_child[1];
+  out_ = from_child[0];
+  reader_ = std::thread([this] { read_loop(); });
+}
+
+BackendProcess::~BackendProcess() {
+  if (in_ >= 0) ::close(in_);
+  if (pid_ > 0) {
+    // stdin EOF ends the test server; SIGKILL after a short grace period ends anything else.
+    for (int i = 0; i < 50 && ::waitpid(pid_, nullptr, WNOHANG) == 0; ++i) ::usleep(10000);
+    ::kill(-pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  if (reader_.joinable()) reader_.join();
+  if (out_ >= 0) ::close(out_);
+}
+
+bool BackendProcess::write_line(const std::string& line) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  if (dead_ || in_ < 0) return false;
+  std::string data = line + "\n";
+  std::size_t off = 0;
+  while (off < data.size()) {
+    ssize_t n = ::write(in_, data.data() + off, data.size() - off);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    off += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+void BackendProcess::read_loop() {
+  std::string buf;
+  char tmp[65536];
+  for (;;) {
+    ssize_t n = ::read(out_, tmp, sizeof tmp);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    buf.append(tmp, static_cast<std::size_t>(n));
+    for (auto nl = buf.find('\n'); nl != std::string::npos; nl = buf.find('\n')) {
+      std::string line = buf.substr(0, nl);
+      buf.erase(0, nl + 1);
+      nlohmann::json msg;
+      try {
+        msg = nlohmann::json::parse(line);
+      } catch (const nlohmann::json::exception&) {
+        continue;  // the stdio server's own framing is tested elsewhere
+      }
+      std::lock_guard<std::mutex> lock(mu_);
+      bool response = !all_unsolicited_ && msg.is_object() && msg.contains("id") && !msg.contains("method");
+      if (response) responses_[msg["id"].dump()] = msg;
+      else if (msg.is_array() && !all_unsolicited_) {
+        for (auto& m : msg) {
+          if (m.is_object() && m.contains("id") && !m.contains("method")) responses_[m["id"].dump()] = m;
+          else unsolicited_.push_back(m);
+        }
+      } else {
+        unsolicited_.push_back(msg);
+      }
+      cv_.notify_all();
+    }
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  dead_ = true;
+  cv_.notify_all();
+}
+
+std::optional<nlohmann::json> BackendProcess::wait_response(const std::string& id_key, std::chrono::milliseconds max) {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait_for(lock, max, [&] { return responses_.count(id_key) || dead_; });
+  auto it = responses_.find(id_key);
+  if (it == responses_.end()) return std::nullopt;
+  auto r = it->second;
+  responses_.erase(it);
+  return r;
+}
+
+std::optional<nlohmann::json> BackendProcess::next_unsolicited(std::chrono::milliseconds max) {
+  std::unique_lock<std::mutex> lock(mu_);
+  cv_.wait_for(lock, max, [&] { return !unsolicited_.empty() || dead_; });
+  if (unsolicited_.empty()) return std::nullopt;
+  auto m = unsolicited_.front();
+  unsolicited_.pop_front();
+  return m;
+}
+
+}  // namespace httpfront

@@ -1,0 +1,51 @@
+#pragma once
+// The MCP logic behind the HTTP front: one mcpspec-testserver (stdio) child per HTTP session.
+// Lines it writes are sorted: a response goes to whoever waits for its id; everything else
+// (notifications, server requests) goes to the stream the front chooses.
+#include <nlohmann/json.hpp>
+#include <sys/types.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace httpfront {
+
+class BackendProcess {
+ public:
+  // `everything_unsolicited`: responses are not sorted out (the legacy SSE front streams them all).
+  BackendProcess(const std::string& command, bool everything_unsolicited);
+  ~BackendProcess();
+  BackendProcess(const BackendProcess&) = delete;
+  BackendProcess& operator=(const BackendProcess&) = delete;
+
+  bool write_line(const std::string& line);
+  // Waits for the response whose id serializes to `id_key`.
+  std::optional<nlohmann::json> wait_response(const std::string& id_key, std::chrono::milliseconds max);
+  // Messages that are not responses, oldest first (taken out).
+  std::optional<nlohmann::json> next_unsolicited(std::chrono::milliseconds max);
+  bool alive() const { return !dead_; }
+
+ private:
+  void read_loop();
+
+  pid_t pid_ = -1;
+  int in_ = -1, out_ = -1;
+  std::thread reader_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::map<std::string, nlohmann::json> responses_;
+  std::deque<nlohmann::json> unsolicited_;
+  std::atomic<bool> dead_{false};
+  bool all_unsolicited_ = false;
+  std::mutex write_mu_;
+};
+
+}  // namespace httpfront

@@ -1,0 +1,28 @@
+#include "faults.hpp"
+
+namespace httpfront {
+
+const std::vector<Fault>& faults() {
+  static const std::vector<Fault> all = {
+      {"ignore-origin", "HTTP-03", "requests with a foreign Origin are served instead of getting 403"},
+      {"notification-200", "HTTP-13", "a POSTed notification gets 200 with a body instead of 202 without one"},
+      {"session-optional", "SESS-06", "requests without Mcp-Session-Id are served instead of getting 400"},
+      {"unknown-session-accepted", "SESS-07", "an unknown or deleted session id is served instead of getting 404"},
+      {"session-id-not-visible-ascii", "SESS-03", "the session id contains a space"},
+      {"accept-bad-protocol-header", "HTTP-PV-04", "an invalid MCP-Protocol-Version header is accepted instead of 400"},
+      {"batch-accepted", "HTTP-12", "a JSON array body is processed under 2025-06-18 and later"},
+      {"get-wrong-status", "HTTP-31", "GET answers 200 with a JSON body instead of an event stream or 405"},
+      {"cross-stream-replay", "HTTP-44", "resuming with Last-Event-ID replays the events of every stream"},
+      {"duplicate-event-ids", "HTTP-40", "SSE event ids restart at 1 on every stream"},
+      {"legacy-no-endpoint", "SSE-04", "(legacy mode) the first SSE event is not the endpoint event"},
+  };
+  return all;
+}
+
+bool known_fault(const std::string& name) {
+  for (const auto& f : faults())
+    if (name == f.name) return true;
+  return false;
+}
+
+}  // namespace httpfront

@@ -1,0 +1,420 @@
+// mcpspec-httpserver: an HTTP front for mcpspec-testserver, to test mcpspec's HTTP transports.
+// Streamable HTTP on /mcp (or, with --legacy, the 2024-11-05 HTTP+SSE transport on /sse and
+// /messages); one stdio test server per HTTP session does the MCP work. --fault NAME breaks one
+// transport rule (see faults.cpp). Binds 127.0.0.1 only. Independent of harness/ on purpose.
+#include "backend_process.hpp"
+#include "faults.hpp"
+
+#include <httplib.h>
+#include <nlohmann/json.hpp>
+#include <signal.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <random>
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+struct Options {
+  int port = 0;
+  std::string backend;
+  std::string response = "sse";  // json | sse | alternate
+  bool get = true;
+  bool legacy = false;
+  std::string fault;
+};
+
+struct StoredEvent {
+  std::string id;
+  int stream = 0;
+  std::string data;
+};
+
+struct Session {
+  std::string id;
+  std::unique_ptr<httpfront::BackendProcess> backend;
+  std::string version;
+  std::mutex mu;
+  std::vector<StoredEvent> events;  // every SSE event sent, for Last-Event-ID resumption
+  int next_stream = 0;
+  long long next_event = 0;
+  std::map<int, long long> per_stream;
+  std::atomic<int> posts{0};
+};
+
+Options opt;
+std::mutex sessions_mu;
+std::map<std::string, std::shared_ptr<Session>> sessions;
+std::shared_ptr<Session> latest;
+
+bool fault(const char* name) { return opt.fault == name; }
+
+std::string random_id() {
+  static std::mutex mu;
+  static std::mt19937_64 rng{std::random_device{}()};
+  std::lock_guard<std::mutex> lock(mu);
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(rng()),
+                static_cast<unsigned long long>(rng()));
+  return buf;
+}
+
+json rpc_error(int code, const std::string& message) {
+  return {{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", code}, {"message", message}}}};
+}
+
+void send_json(httplib::Response& res, int status, const json& body) {
+  res.status = status;
+  res.set_content(body.dump(), "application/json");
+}
+
+// DNS-rebinding protection: a browser page from elsewhere must not reach a local server.
+bool origin_ok(const httplib::Request& req) {
+  // After DNS rebinding the browser names the attacker's host: only loopback names are served.
+  std::string host = req.get_header_value("Host");
+  if (!(host.rfind("127.0.0.1", 0) == 0 || host.rfind("localhost", 0) == 0 || host.rfind("[::1]", 0) == 0))
+    return false;
+  if (!req.has_header("Origin") || fault("ignore-origin")) return true;
+  std::string o = req.get_header_value("Origin");
+  return o.rfind("http://127.0.0.1", 0) == 0 || o.rfind("http://localhost", 0) == 0;
+}
+
+// The SSE text of one event, recorded in the session for resumption.
+std::string sse_event(Session& s, int stream, const std::string& data) {
+  std::lock_guard<std::mutex> lock(s.mu);
+  std::string id = fault("duplicate-event-ids") ? std::to_string(++s.per_stream[stream])
+                                                : std::to_string(stream) + "-" + std::to_string(++s.next_event);
+  s.events.push_back({id, stream, data});
+  return "id: " + id + "\nevent: message\ndata: " + data + "\n\n";
+}
+
+const std::set<std::string> kVersions = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+
+// Finds the request's session; answers 400/404 itself when there is none.
+std::shared_ptr<Session> session_for(const httplib::Request& req, httplib::Response& res) {
+  std::lock_guard<std::mutex> lock(sessions_mu);
+  if (!req.has_header("Mcp-Session-Id")) {
+    if (fault("session-optional") && latest) return latest;
+    send_json(res, 400, rpc_error(-32000, "Bad Request: Mcp-Session-Id header is required"));
+    return nullptr;
+  }
+  auto it = sessions.find(req.get_header_value("Mcp-Session-Id"));
+  if (it == sessions.end()) {
+    if (fault("unknown-session-accepted") && latest) return latest;
+    send_json(res, 404, rpc_error(-32001, "Session not found"));
+    return nullptr;
+  }
+  return it->second;
+}
+
+bool wants_sse(Session& s) {
+  if (opt.response == "json") return false;
+  if (opt.response == "sse") return true;
+  return (s.posts++ % 2) == 1;  // alternate: clients must handle both
+}
+
+// Answers POSTed requests: JSON body or an SSE stream carrying what the backend says meanwhile.
+void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std::string> ids, bool batch) {
+  if (!wants_sse(*s)) {
+    json out = json::array();
+    for (const auto& k : ids)
+      if (auto r = s->backend->wait_response(k, 30s)) out.push_back(*r);
+    if (out.empty()) {
+      send_json(res, 500, rpc_error(-32603, "the backend gave no response"));
+      return;
+    }
+    send_json(res, 200, batch ? out : out[0]);
+    return;
+  }
+  int stream;
+  {
+    std::lock_guard<std::mutex> lock(s->mu);
+    stream = s->next_stream++;
+  }
+  res.status = 200;
+  res.set_header("Cache-Control", "no-cache");
+  auto pending = std::make_shared<std::vector<std::string>>(std::move(ids));
+  auto primed = std::make_shared<bool>(s->version < "2025-11-25");
+  res.set_chunked_content_provider("text/event-stream", [s, stream, pending, primed](size_t, httplib::DataSink& sink) {
+    if (!*primed) {
+      // Priming event (2025-11-25): an id and no data, so the client can resume from the start.
+      std::string id;
+      {
+        std::lock_guard<std::mutex> lock(s->mu);
+        id = std::to_string(stream) + "-" + std::to_string(++s->next_event);
+        s->events.push_back({id, stream, ""});
+      }
+      std::string text = "id: " + id + "\ndata: \n\n";
+      sink.write(text.data(), text.size());
+      *primed = true;
+    }
+    auto until = std::chrono::steady_clock::now() + 60s;
+    while (!pending->empty() && std::chrono::steady_clock::now() < until && sink.is_writable()) {
+      while (auto m = s->backend->next_unsolicited(0ms)) {
+        std::string ev = sse_event(*s, stream, m->dump());
+        if (!sink.write(ev.data(), ev.size())) return false;
+      }
+      if (auto r = s->backend->wait_response(pending->front(), 20ms)) {
+        pending->erase(pending->begin());
+        std::string ev = sse_event(*s, stream, r->dump());
+        if (!sink.write(ev.data(), ev.size())) return false;
+      }
+      if (!s->backend->alive()) break;
+    }
+    sink.done();
+    return true;
+  });
+}
+
+void handle_post(const httplib::Request& req, httplib::Response& res) {
+  if (!origin_ok(req)) {
+    send_json(res, 403, rpc_error(-32000, "Forbidden: invalid Origin"));
+    return;
+  }
+  json body;
+  try {
+    body = json::parse(req.body);
+  } catch (const json::exception&) {
+    send_json(res, 400, rpc_error(-32700, "Parse error"));
+    return;
+  }
+  bool init = body.is_object() && body.value("method", "") == "initialize";
+  std::shared_ptr<Session> s;
+  if (init) {
+    s = std::make_shared<Session>();
+    s->id = fault("session-id-not-visible-ascii") ? "sess " + random_id() : random_id();
+    s->backend = std::make_unique<httpfront::BackendProcess>(opt.backend, false);
+    std::lock_guard<std::mutex> lock(sessions_mu);
+    sessions[s->id] = s;
+    latest = s;
+  } else {
+    s = session_for(req, res);
+    if (!s) return;
+  }
+  if (req.has_header("MCP-Protocol-Version") && !fault("accept-bad-protocol-header") &&
+      !kVersions.count(req.get_header_value("MCP-Protocol-Version"))) {
+    send_json(res, 400, rpc_error(-32000, "Bad Request: unsupported MCP-Protocol-Version"));
+    return;
+  }
+  if (body.is_array() && s->version >= "2025-06-18" && !fault("batch-accepted")) {
+    send_json(res, 400, rpc_error(-32600, "Invalid Request: batches are not accepted in this protocol version"));
+    return;
+  }
+  std::vector<std::string> ids;
+  for (const auto& m : body.is_array() ? body : json::array({body}))
+    if (m.is_object() && m.contains("method") && m.contains("id")) ids.push_back(m["id"].dump());
+  if (!s->backend->write_line(body.dump())) {
+    send_json(res, 500, rpc_error(-32603, "the backend is gone"));
+    return;
+  }
+  if (init) res.set_header("Mcp-Session-Id", s->id);
+  if (ids.empty()) {
+    if (fault("notification-200")) send_json(res, 200, json::object());
+    else res.status = 202;
+    return;
+  }
+  if (init) {
+    // The negotiated version decides the batch and priming rules for this session.
+    auto r = s->backend->wait_response(ids[0], 30s);
+    if (!r) {
+      send_json(res, 500, rpc_error(-32603, "the backend did not answer initialize"));
+      return;
+    }
+    if (r->contains("result") && (*r)["result"].is_object())
+      s->version = (*r)["result"].value("protocolVersion", "");
+    send_json(res, 200, *r);
+    return;
+  }
+  answer(res, s, ids, body.is_array());
+}
+
+void handle_get(const httplib::Request& req, httplib::Response& res) {
+  if (!origin_ok(req)) {
+    send_json(res, 403, rpc_error(-32000, "Forbidden: invalid Origin"));
+    return;
+  }
+  auto s = session_for(req, res);
+  if (!s) return;
+  if (fault("get-wrong-status")) {
+    send_json(res, 200, json::object());
+    return;
+  }
+  if (!opt.get) {
+    res.status = 405;
+    res.set_header("Allow", "POST, DELETE");
+    return;
+  }
+  if (req.get_header_value("Accept").find("text/event-stream") == std::string::npos) {
+    send_json(res, 406, rpc_error(-32000, "Not Acceptable: GET needs Accept: text/event-stream"));
+    return;
+  }
+  std::string replay;
+  int stream;
+  {
+    std::lock_guard<std::mutex> lock(s->mu);
+    stream = s->next_stream++;
+    if (req.has_header("Last-Event-ID")) {
+      std::string last = req.get_header_value("Last-Event-ID");
+      auto it = std::find_if(s->events.begin(), s->events.end(), [&](const StoredEvent& e) { return e.id == last; });
+      if (it != s->events.end()) {
+        // Only the events of the stream that id belongs to, after it (HTTP-44).
+        int origin_stream = it->stream;
+        for (auto j = std::next(it); j != s->events.end(); ++j)
+          if ((j->stream == origin_stream || fault("cross-stream-replay")) && !j->data.empty())
+            replay += "id: " + j->id + "\nevent: message\ndata: " + j->data + "\n\n";
+      }
+    }
+  }
+  res.status = 200;
+  res.set_header("Cache-Control", "no-cache");
+  auto sent = std::make_shared<bool>(false);
+  res.set_chunked_content_provider("text/event-stream", [s, stream, replay, sent](size_t, httplib::DataSink& sink) {
+    if (!*sent && !replay.empty()) sink.write(replay.data(), replay.size());
+    *sent = true;
+    // A bounded stream: the test server must not keep threads for ever.
+    auto until = std::chrono::steady_clock::now() + 30s;
+    while (std::chrono::steady_clock::now() < until && sink.is_writable() && s->backend->alive()) {
+      if (auto m = s->backend->next_unsolicited(100ms)) {
+        std::string ev = sse_event(*s, stream, m->dump());
+        if (!sink.write(ev.data(), ev.size())) return false;
+      }
+    }
+    sink.done();
+    return true;
+  });
+}
+
+void handle_delete(const httplib::Request& req, httplib::Response& res) {
+  auto s = session_for(req, res);
+  if (!s) return;
+  if (!fault("unknown-session-accepted")) {
+    std::lock_guard<std::mutex> lock(sessions_mu);
+    sessions.erase(s->id);
+    if (latest == s) latest = nullptr;
+  }
+  res.status = 200;
+}
+
+// 2024-11-05 HTTP+SSE: GET /sse opens the session and streams everything; POST /messages feeds it.
+void legacy_routes(httplib::Server& srv) {
+  srv.Get("/sse", [](const httplib::Request& req, httplib::Response& res) {
+    if (!origin_ok(req)) {
+      send_json(res, 403, rpc_error(-32000, "Forbidden: invalid Origin"));
+      return;
+    }
+    auto s = std::make_shared<Session>();
+    s->id = random_id();
+    s->backend = std::make_unique<httpfront::BackendProcess>(opt.backend, true);
+    {
+      std::lock_guard<std::mutex> lock(sessions_mu);
+      sessions[s->id] = s;
+    }
+    res.status = 200;
+    res.set_header("Cache-Control", "no-cache");
+    auto started = std::make_shared<bool>(false);
+    res.set_chunked_content_provider("text/event-stream", [s, started](size_t, httplib::DataSink& sink) {
+      if (!*started) {
+        std::string first = fault("legacy-no-endpoint") ? "event: message\ndata: {}\n\n" : "";
+        first += "event: endpoint\ndata: /messages?sessionId=" + s->id + "\n\n";
+        sink.write(first.data(), first.size());
+        *started = true;
+      }
+      auto until = std::chrono::steady_clock::now() + 120s;
+      while (std::chrono::steady_clock::now() < until && sink.is_writable() && s->backend->alive()) {
+        if (auto m = s->backend->next_unsolicited(100ms)) {
+          std::string ev = "event: message\ndata: " + m->dump() + "\n\n";
+          if (!sink.write(ev.data(), ev.size())) break;
+        }
+      }
+      std::lock_guard<std::mutex> lock(sessions_mu);
+      sessions.erase(s->id);
+      sink.done();
+      return true;
+    });
+  });
+  srv.Post("/messages", [](const httplib::Request& req, httplib::Response& res) {
+    if (!origin_ok(req)) {
+      send_json(res, 403, rpc_error(-32000, "Forbidden: invalid Origin"));
+      return;
+    }
+    std::shared_ptr<Session> s;
+    {
+      std::lock_guard<std::mutex> lock(sessions_mu);
+      auto it = sessions.find(req.get_param_value("sessionId"));
+      if (it != sessions.end()) s = it->second;
+    }
+    if (!s) {
+      send_json(res, 404, rpc_error(-32001, "Session not found"));
+      return;
+    }
+    if (!json::accept(req.body)) {
+      send_json(res, 400, rpc_error(-32700, "Parse error"));
+      return;
+    }
+    s->backend->write_line(json::parse(req.body).dump());
+    res.status = 202;
+    res.set_content("Accepted", "text/plain");
+  });
+}
+
+int usage(const std::string& why) {
+  std::cerr << "mcpspec-httpserver: " << why << "\n"
+            << "usage: mcpspec-httpserver --backend CMD [--port N] [--response json|sse|alternate] [--no-get]\n"
+            << "                          [--legacy] [--fault NAME] [--list-faults]\n"
+            << "  the port comes from --port or the PORT environment variable\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ::signal(SIGPIPE, SIG_IGN);
+  if (const char* p = std::getenv("PORT")) opt.port = std::atoi(p);
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(a + " needs a value");
+      return argv[++i];
+    };
+    try {
+      if (a == "--port") opt.port = std::stoi(value());
+      else if (a == "--backend") opt.backend = value();
+      else if (a == "--response") opt.response = value();
+      else if (a == "--no-get") opt.get = false;
+      else if (a == "--legacy") opt.legacy = true;
+      else if (a == "--fault") opt.fault = value();
+      else if (a == "--list-faults") {
+        for (const auto& f : httpfront::faults()) std::cout << f.name << "\t" << f.requirement << "\t" << f.what << "\n";
+        return 0;
+      } else return usage("unknown option " + a);
+    } catch (const std::exception& e) {
+      return usage(e.what());
+    }
+  }
+  if (opt.backend.empty()) return usage("--backend is required");
+  if (opt.port <= 0 || opt.port > 65535) return usage("no valid port (--port or PORT)");
+  if (opt.response != "json" && opt.response != "sse" && opt.response != "alternate")
+    return usage("--response must be json, sse or alternate");
+  if (!opt.fault.empty() && !httpfront::known_fault(opt.fault)) return usage("unknown fault " + opt.fault);
+
+  httplib::Server srv;
+  if (opt.legacy) {
+    legacy_routes(srv);
+  } else {
+    srv.Post("/mcp", handle_post);
+    srv.Get("/mcp", handle_get);
+    srv.Delete("/mcp", handle_delete);
+  }
+  std::cerr << "mcpspec-httpserver: listening on 127.0.0.1:" << opt.port << (opt.legacy ? " (legacy SSE)" : "")
+            << (opt.fault.empty() ? "" : " with fault " + opt.fault) << "\n";
+  if (!srv.listen("127.0.0.1", opt.port)) {
+    std::cerr << "mcpspec-httpserver: cannot listen on 127.0.0.1:" << opt.port << "\n";
+    return 1;
+  }
+  return 0;
+}
