@@ -1,0 +1,78 @@
+// Checks the JSON mutator without libFuzzer: run it many times over the committed seeds and
+// verify it stays within the size limit, keeps structural mutations valid JSON, and reaches
+// every mutation kind. A mutator that silently stopped mutating would otherwise go unnoticed:
+// libFuzzer would just fall back to byte mutation.
+#include "fuzz/support/json_mutator.hpp"
+
+#include <array>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using mcpspec::fuzz::Mutation;
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::cerr << "usage: " << argv[0] << " <corpus-folder>\n";
+    return 2;
+  }
+  std::vector<std::string> seeds;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(argv[1], ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    std::ifstream in(it->path(), std::ios::binary);
+    seeds.emplace_back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }
+  if (seeds.empty()) {
+    std::cerr << "error: no seeds under " << argv[1] << "\n";
+    return 1;
+  }
+  std::array<std::size_t, static_cast<std::size_t>(Mutation::kCount)> seen{};
+  std::size_t produced = 0, declined = 0, failures = 0;
+  constexpr std::size_t kMaxSize = 4096;
+  for (unsigned round = 0; round < 40; ++round) {
+    for (std::size_t i = 0; i < seeds.size(); ++i) {
+      mcpspec::fuzz::JsonMutator mutator(round * 7919u + static_cast<unsigned>(i));
+      std::string input = seeds[i];
+      // Mutate a few generations deep, as libFuzzer does with inputs it keeps.
+      for (int gen = 0; gen < 4; ++gen) {
+        auto out = mutator.mutate(input, kMaxSize);
+        if (!out) {
+          ++declined;
+          break;
+        }
+        ++produced;
+        ++seen[static_cast<std::size_t>(mutator.last())];
+        if (out->size() > kMaxSize) {
+          std::cerr << "error: output of " << out->size() << " bytes exceeds " << kMaxSize << "\n";
+          ++failures;
+        }
+        bool whole_json = mcpspec::fuzz::parse_json(input).has_value();
+        bool text_level = mutator.last() == Mutation::InvalidUtf8 || mutator.last() == Mutation::DuplicateKey ||
+                          mutator.last() == Mutation::Truncate;
+        // Only duplicate keys may keep it parseable; the other text games must break it or are
+        // allowed to, structural ones must not.
+        if (whole_json && !text_level && !nlohmann::json::accept(*out)) {
+          std::cerr << "error: structural mutation " << mutation_name(mutator.last()) << " broke JSON: "
+                    << out->substr(0, 200) << "\n";
+          ++failures;
+        }
+        input = *out;
+      }
+    }
+  }
+  for (std::size_t k = 0; k < seen.size(); ++k) {
+    std::cout << mutation_name(static_cast<Mutation>(k)) << ": " << seen[k] << "\n";
+    if (seen[k] == 0) {
+      std::cerr << "error: mutation " << mutation_name(static_cast<Mutation>(k)) << " never happened\n";
+      ++failures;
+    }
+  }
+  std::cout << produced << " mutations, " << declined << " declined (not JSON: byte mutation's job)\n";
+  return failures == 0 ? 0 : 1;
+}

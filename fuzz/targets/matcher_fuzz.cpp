@@ -1,0 +1,61 @@
+// Fuzz target: the matcher language over fuzzed (matcher, value) pairs. Input: a JSON array
+// [matcher, value]. check_matcher() accepts or throws MatcherError; a checked matcher matches or
+// mismatches any value without throwing (unless it still holds a ${...} placeholder), and $regex
+// stays bounded in time (kMaxRegexInput caps the subject; the pattern's own cost is watched here).
+#include "fuzz/support/fuzz_target.hpp"
+
+#include "harness/protocol/json_depth.hpp"
+#include "harness/scenario/matcher.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+
+using nlohmann::json;
+namespace sc = mcpspec::scenario;
+
+namespace {
+constexpr double kMatchBudgetSeconds = 1.0;  // a matcher evaluation far slower than this is a hang
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  // Values reach this code from frames that passed the session's depth gate or from scenario
+  // files (the scenario_loader target covers those); deeper ones would only test nlohmann's
+  // recursion in this target's own checks.
+  if (mcpspec::protocol::json_nests_deeper_than(mcpspec::fuzz::as_text(data, size))) return 0;
+  json pair = json::parse(mcpspec::fuzz::as_text(data, size), nullptr, false);
+  if (pair.is_discarded() || !pair.is_array() || pair.size() != 2) return 0;
+  const json& matcher = pair[0];
+  const json& value = pair[1];
+  try {
+    sc::check_matcher(matcher);
+  } catch (const sc::MatcherError& e) {
+    MCPSPEC_FUZZ_CHECK(std::string(e.what()).size() > e.pointer().size(), "a matcher error says what is wrong");
+    return 0;
+  }
+  auto t0 = std::chrono::steady_clock::now();
+  sc::MatchResult r;
+  try {
+    r = sc::match(matcher, value);
+  } catch (const sc::MatcherError& e) {
+    // check_matcher() accepts ${...} placeholders in operator arguments (the loader checks before
+    // substitution); match() refuses one that was never substituted. Nothing else may throw.
+    MCPSPEC_FUZZ_CHECK(matcher.dump(-1, ' ', false, json::error_handler_t::replace).find("${") != std::string::npos,
+                       "match() throws MatcherError only for an unsubstituted placeholder");
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "match() threw: %s\n", e.what());
+    MCPSPEC_FUZZ_CHECK(false, "a checked matcher never throws while matching");
+  }
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  MCPSPEC_FUZZ_CHECK(secs < kMatchBudgetSeconds, "matching stays bounded in time");
+  MCPSPEC_FUZZ_CHECK(r.ok == r.mismatches.empty(), "ok exactly when nothing mismatched");
+  MCPSPEC_FUZZ_CHECK(r.mismatches.size() <= 64, "mismatch lists are capped");
+  MCPSPEC_FUZZ_CHECK(r.captured.is_object(), "captures are an object");
+  // A plain value (no operators anywhere) matches itself.
+  if (matcher.dump().find("\"$") == std::string::npos) {
+    auto self = sc::match(matcher, matcher);
+    MCPSPEC_FUZZ_CHECK(self.ok, "a plain value matches itself");
+  }
+  return 0;
+}

@@ -1,0 +1,157 @@
+// Fuzz target: the inbound path of a stdio peer, bytes -> LineFramer -> JSON -> classify() ->
+// schema validation in every protocol version, as Session::on_frame/on_message do it.
+// Invariants (abort when broken):
+//  - framing does not depend on how the bytes were chunked, and frames rebuild the input exactly;
+//    oversize frames report a length above the limit and keep a short prefix only;
+//  - JSON parsing throws nothing but parse_error (what the session catches);
+//  - classify() is total (never throws) and consistent with the value's shape;
+//  - a classified message serializes and re-parses to the same value and the same classification;
+//  - validation never throws, in any version, for either sender.
+#include "fuzz/support/fuzz_target.hpp"
+
+#include "harness/protocol/json_depth.hpp"
+#include "harness/protocol/message.hpp"
+#include "harness/protocol/schema_registry.hpp"
+#include "harness/transport/line_framer.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+using nlohmann::json;
+using mcpspec::transport::LineFramer;
+namespace proto = mcpspec::protocol;
+
+namespace {
+
+// Same frames whatever the chunking; `frames` get the result.
+std::vector<LineFramer::Frame> frame(std::string_view bytes, std::size_t max, std::uint64_t chunk_seed) {
+  LineFramer f(max);
+  std::size_t pos = 0;
+  while (pos < bytes.size()) {
+    std::size_t n = chunk_seed == 0 ? bytes.size() : 1 + (chunk_seed % 7) * (pos % 5 + 1);
+    chunk_seed = chunk_seed * 6364136223846793005ull + 1442695040888963407ull;
+    if (n > bytes.size() - pos) n = bytes.size() - pos;
+    f.feed(bytes.substr(pos, n));
+    pos += n;
+  }
+  f.finish();
+  std::vector<LineFramer::Frame> out;
+  while (f.has_frame()) out.push_back(f.pop());
+  MCPSPEC_FUZZ_CHECK(f.buffered() == 0, "finish() leaves nothing buffered");
+  return out;
+}
+
+bool same_frames(const std::vector<LineFramer::Frame>& a, const std::vector<LineFramer::Frame>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].text != b[i].text || a[i].oversize != b[i].oversize || a[i].length != b[i].length) return false;
+  return true;
+}
+
+void check_framing(std::string_view bytes, std::uint64_t h) {
+  // Unbounded limit: frames are exactly the lines of the input.
+  auto whole = frame(bytes, bytes.size() + 1, 0);
+  std::string rebuilt;
+  for (std::size_t i = 0; i < whole.size(); ++i) {
+    MCPSPEC_FUZZ_CHECK(!whole[i].oversize, "no frame is oversize under an unbounded limit");
+    MCPSPEC_FUZZ_CHECK(whole[i].text.find('\n') == std::string::npos, "a frame holds no newline");
+    MCPSPEC_FUZZ_CHECK(whole[i].length == whole[i].text.size(), "length of a complete frame is its size");
+    rebuilt += whole[i].text;
+    if (i + 1 < whole.size() || (!bytes.empty() && bytes.back() == '\n')) rebuilt += '\n';
+  }
+  // A trailing empty partial line is not a frame; an empty line between newlines is.
+  MCPSPEC_FUZZ_CHECK(rebuilt == bytes, "frames rebuild the input");
+  MCPSPEC_FUZZ_CHECK(same_frames(whole, frame(bytes, bytes.size() + 1, h | 1)), "chunking changes nothing");
+
+  // Small limits: oversize lines are cut, counted and reported.
+  for (std::size_t max : {std::size_t{1}, std::size_t{16}, std::size_t{300}}) {
+    auto small = frame(bytes, max, 0);
+    MCPSPEC_FUZZ_CHECK(same_frames(small, frame(bytes, max, h | 1)), "chunking changes nothing (small limit)");
+    MCPSPEC_FUZZ_CHECK(small.size() == whole.size(), "an oversize line is still one frame");
+    for (std::size_t i = 0; i < small.size(); ++i) {
+      MCPSPEC_FUZZ_CHECK(small[i].length == whole[i].length, "oversize frames count the whole line");
+      MCPSPEC_FUZZ_CHECK(small[i].oversize == (whole[i].length > max), "oversize exactly when over the limit");
+      if (small[i].oversize)
+        MCPSPEC_FUZZ_CHECK(small[i].text.size() <= 256 && whole[i].text.compare(0, small[i].text.size(), small[i].text) == 0,
+                           "an oversize frame keeps a short prefix of the line");
+      else
+        MCPSPEC_FUZZ_CHECK(small[i].text == whole[i].text, "a line within the limit is kept whole");
+    }
+  }
+}
+
+void check_classified(const json& msg, const proto::Classified& c) {
+  if (msg.is_array()) MCPSPEC_FUZZ_CHECK(c.kind == proto::Kind::Batch, "an array is a batch");
+  else if (!msg.is_object()) MCPSPEC_FUZZ_CHECK(c.kind == proto::Kind::Invalid && !c.problems.empty(), "a scalar is invalid");
+  if (c.kind == proto::Kind::Invalid) MCPSPEC_FUZZ_CHECK(!c.problems.empty(), "an invalid message says why");
+  if (c.kind == proto::Kind::Request) MCPSPEC_FUZZ_CHECK(c.id.has_value(), "a request has an id");
+  if (c.kind == proto::Kind::Notification) MCPSPEC_FUZZ_CHECK(!c.id.has_value(), "a notification has no id");
+  if (c.kind == proto::Kind::Request || c.kind == proto::Kind::Notification)
+    MCPSPEC_FUZZ_CHECK(msg.contains("method") && msg["method"] == c.method, "the method is the message's");
+  if (c.id) {
+    MCPSPEC_FUZZ_CHECK(msg.is_object() && msg.contains("id") && msg["id"] == *c.id, "the id is the message's");
+    MCPSPEC_FUZZ_CHECK(!proto::id_key(*c.id).empty(), "every id has a key");
+  }
+  MCPSPEC_FUZZ_CHECK(proto::kind_name(c.kind) != nullptr, "every kind has a name");
+}
+
+void check_message(const json& msg, std::uint64_t h) {
+  proto::Classified c;
+  try {
+    c = proto::classify(msg);
+  } catch (...) {
+    MCPSPEC_FUZZ_CHECK(false, "classify() throws nothing");
+  }
+  check_classified(msg, c);
+
+  // Round trip: what the harness logs and reports is what it received.
+  std::string text = msg.dump();
+  json again = json::parse(text, nullptr, false);
+  MCPSPEC_FUZZ_CHECK(!again.is_discarded() && again == msg, "serialize + parse gives the same value");
+  auto c2 = proto::classify(again);
+  MCPSPEC_FUZZ_CHECK(c2.kind == c.kind && c2.method == c.method && c2.id == c.id && c2.problems == c.problems,
+                     "the re-parsed message classifies the same");
+
+  const auto& registry = proto::SchemaRegistry::builtin();
+  for (const auto& version : registry.versions()) {
+    for (auto sender : {proto::Sender::Client, proto::Sender::Server}) {
+      std::string answered;
+      if (c.kind == proto::Kind::Result || c.kind == proto::Kind::Error) {
+        // Responses are checked against the result of a method picked from the input's hash,
+        // and against the generic result.
+        auto methods = registry.methods(version);
+        if (!methods.empty() && (h & 1)) answered = methods[(h >> 1) % methods.size()].name;
+      }
+      try {
+        auto outcome = registry.validate(msg, version, sender, answered);
+        MCPSPEC_FUZZ_CHECK(outcome.valid == outcome.issues.empty(), "invalid exactly when there are issues");
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "validate(%s) threw: %s\n", version.c_str(), e.what());
+        MCPSPEC_FUZZ_CHECK(false, "validation throws nothing");
+      }
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  auto bytes = mcpspec::fuzz::as_text(data, size);
+  auto h = mcpspec::fuzz::input_hash(bytes);
+  check_framing(bytes, h);
+  for (auto& f : frame(bytes, bytes.size() + 1, 0)) {
+    // The session's gate: deeper frames are refused before parsing (json_depth.hpp). Without it a
+    // 100000-level frame crashes the round trip below, as it crashed `mcpspec run`.
+    if (mcpspec::protocol::json_nests_deeper_than(f.text)) continue;
+    json msg;
+    try {
+      msg = json::parse(f.text);  // the session's call: only parse_error is expected
+    } catch (const json::parse_error&) {
+      continue;
+    }
+    check_message(msg, h);
+  }
+  return 0;
+}
