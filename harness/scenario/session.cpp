@@ -1,5 +1,6 @@
 #include "harness/scenario/session.hpp"
 
+#include "harness/protocol/json_depth.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/scenario/requirements.hpp"
 
@@ -174,6 +175,12 @@ bool Session::pump_once(Deadline deadline) {
 void Session::on_frame(const std::string& text) {
   heard_ = true;
   log(WireEntry::Dir::In, text);
+  if (protocol::json_nests_deeper_than(text)) {
+    // Serializing or copying such a value would recurse past the stack (json_depth.hpp).
+    event(fmt::format("a message nested deeper than {} levels was not parsed (mcpspec's limit)",
+                      protocol::kMaxJsonDepth));
+    return;
+  }
   json msg;
   try {
     msg = json::parse(text);

@@ -12,6 +12,10 @@ void LineFramer::feed(std::string_view bytes) {
     std::string_view chunk = nl == std::string_view::npos ? bytes : bytes.substr(0, nl);
     if (discarding_) {
       discarded_ += chunk.size();
+      // Top the kept prefix up to its full size, so the report shows the same bytes however the
+      // line arrived (found by fuzz/targets/message_parser_fuzz.cpp: one read gave 256 bytes,
+      // byte-by-byte reads gave max+1).
+      if (partial_.size() < kOversizePrefix) partial_.append(chunk.substr(0, kOversizePrefix - partial_.size()));
     } else if (partial_.size() + chunk.size() > max_) {
       // Keep a short prefix for the report, then drop the rest of the line.
       discarding_ = true;

@@ -64,8 +64,9 @@ std::vector<JsonSchemaIssue> CompiledSchema::validate(const nlohmann::json& valu
   while (results.popError(err)) all.push_back({err.context.size(), {to_pointer(err.context), err.description}});
   // The deepest issue is usually the real one; anyOf/oneOf summaries sit higher up.
   std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (auto& [depth, issue] : all) {
-    (void)depth;
+  for (auto& entry : all) {
+    // Not a structured binding: clang before 16 cannot capture one in the lambda below (fuzz build).
+    auto& issue = entry.second;
     bool dup = std::any_of(out.begin(), out.end(), [&](const JsonSchemaIssue& o) {
       return o.pointer == issue.pointer && o.message == issue.message;
     });

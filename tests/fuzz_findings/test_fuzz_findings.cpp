@@ -1,0 +1,108 @@
+// Harness bugs the fuzz targets (fuzz/targets/) found, one test each, so the fix stays fixed even
+// where the fuzz regression runners are not built. The crashing inputs themselves are replayed by
+// the ctest fuzz/regress/<target>.
+#include "harness/protocol/json_depth.hpp"
+#include "harness/scenario/session.hpp"
+#include "harness/transport/line_framer.hpp"
+#include "harness/transport/transport.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <memory>
+#include <string>
+
+using mcpspec::transport::LineFramer;
+
+TEST_CASE("fuzz finding: an oversize line keeps the same prefix however it was read", "[fuzz][framer]") {
+  // message_parser_fuzz: with a 16-byte limit a 400-byte line kept 256 bytes when read at once
+  // but 17 when read byte by byte, so the report depended on pipe timing.
+  std::string line;
+  for (int i = 0; i < 400; ++i) line += static_cast<char>('a' + i % 26);
+  LineFramer whole(16);
+  whole.feed(line + "\n");
+  LineFramer bytewise(16);
+  for (char c : line + "\n") bytewise.feed(std::string_view(&c, 1));
+  LineFramer unterminated(16);  // no newline: the prefix is complete at finish() as well
+  for (char c : line) unterminated.feed(std::string_view(&c, 1));
+  unterminated.finish();
+  for (LineFramer* f : {&whole, &bytewise, &unterminated}) {
+    REQUIRE(f->has_frame());
+    auto fr = f->pop();
+    CHECK(fr.oversize);
+    CHECK(fr.length == 400);
+    CHECK(fr.text == line.substr(0, 256));
+    CHECK_FALSE(f->has_frame());
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// message_parser_fuzz: a frame nested 100000 levels deep (200 KB, well under the frame limit)
+// parsed fine, then crashed the harness (SIGSEGV) the first time the value was serialized or
+// copied, e.g. `mcpspec run` against a server answering tools/list with such a result.
+
+using mcpspec::protocol::json_nests_deeper_than;
+
+TEST_CASE("fuzz finding: nesting depth is measured without parsing", "[fuzz][depth]") {
+  CHECK_FALSE(json_nests_deeper_than("{}", 1));
+  CHECK(json_nests_deeper_than("[[]]", 1));
+  CHECK_FALSE(json_nests_deeper_than("[[]]", 2));
+  // Brackets inside strings, escaped quotes included, are text.
+  CHECK_FALSE(json_nests_deeper_than(R"({"a":"[[[[\"[[[["})", 1));
+  CHECK(json_nests_deeper_than(R"({"a":"\\",
+  "b":[1]})", 1));
+  // Siblings do not add up; closing brackets of malformed text never go below zero.
+  CHECK_FALSE(json_nests_deeper_than("[][][][]]]]]][", 1));
+  std::string deep = std::string(mcpspec::protocol::kMaxJsonDepth, '[') + std::string(mcpspec::protocol::kMaxJsonDepth, ']');
+  CHECK_FALSE(json_nests_deeper_than(deep));
+  CHECK(json_nests_deeper_than("[" + deep + "]"));
+}
+
+namespace {
+
+// Delivers scripted frames, then nothing.
+class ScriptedTransport : public mcpspec::transport::Transport {
+ public:
+  explicit ScriptedTransport(std::deque<std::string> frames) : frames_(std::move(frames)) {}
+  std::string name() const override { return "scripted"; }
+  void start() override {}
+  void send(const std::string&, mcpspec::Deadline) override {}
+  void send_raw(const std::string&, mcpspec::Deadline) override {}
+  mcpspec::transport::Event receive(mcpspec::Deadline) override {
+    mcpspec::transport::Event e;
+    if (frames_.empty()) return e;  // Timeout
+    e.type = mcpspec::transport::Event::Type::Frame;
+    e.text = frames_.front();
+    frames_.pop_front();
+    return e;
+  }
+  void close_input() override {}
+  void signal(int) override {}
+  std::optional<mcpspec::transport::ExitStatus> exit_status() override { return std::nullopt; }
+  void stop() override {}
+  std::string describe() const override { return "scripted frames"; }
+
+ private:
+  std::deque<std::string> frames_;
+};
+
+}  // namespace
+
+TEST_CASE("fuzz finding: the session refuses a frame nested deeper than the limit", "[fuzz][depth]") {
+  const std::size_t depth = 100000;
+  std::string deep = R"({"jsonrpc":"2.0","id":1,"result":{"tools":)" + std::string(depth, '[') + std::string(depth, ']') + "}}";
+  mcpspec::scenario::Scenario scenario;
+  mcpspec::ScenarioResult result;
+  mcpspec::scenario::Session session(scenario, mcpspec::scenario::SessionConfig{}, result, mcpspec::Clock::now());
+  session.attach(std::make_unique<ScriptedTransport>(
+      std::deque<std::string>{deep, R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"after"}})"}));
+  session.wait_until(mcpspec::Deadline::after_ms(200));
+  // The deep frame is logged and refused; the next frame still arrives.
+  REQUIRE(session.inbox().size() == 1);
+  CHECK(session.inbox().front().json["params"]["data"] == "after");
+  bool noted = false;
+  for (const auto& w : result.wire)
+    if (w.dir == mcpspec::WireEntry::Dir::Event && w.text.find("nested deeper than 512") != std::string::npos)
+      noted = true;
+  CHECK(noted);
+}
