@@ -31,6 +31,10 @@ struct Scenario {
   std::string workdir_from;              // absolute path, empty = no workdir
   std::map<std::string, std::string> env;
   nlohmann::json steps = nlohmann::json::array();
+  // Client role (docs/testing-clients.md): what a cooperative client is asked to do (MCPSPEC_CONTEXT)
+  // and the capabilities the harness declares as the server (null: the default set).
+  nlohmann::json client_context = nlohmann::json::object();
+  nlohmann::json declare = nullptr;
 
   bool monitor_on(const std::string& name) const {
     auto it = monitors.find(name);

@@ -38,6 +38,8 @@ struct RunConfig {
   const protocol::SchemaRegistry* schemas = nullptr;
   const RequirementCatalog* catalog = nullptr;
   Deadline run_deadline = Deadline::never();
+  std::string role = "server";         // the target's role: "client" runs client-role scenarios (client_runner.hpp)
+  bool cooperative_client = false;     // the client follows the driver protocol (scenarios tagged "cooperative" run)
 };
 
 ScenarioResult run_scenario(const Scenario& scenario, const RunConfig& config);

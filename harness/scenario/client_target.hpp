@@ -1,0 +1,28 @@
+#pragma once
+// The harness's side of a client-role run: the harness plays the MCP server and the target is a
+// client it started. Every way of reaching a client (a Unix socket behind `mcpspec bridge`, later
+// HTTP) implements this on top of the ordinary Transport, so the client-role runner never knows
+// which carrier is used:
+//   send/receive    messages to and from the client (Frame events), the client's stderr/stdout and
+//                   the bridge's log (Stderr events), Closed when the server connection ends,
+//                   Exited when the client process ends
+//   close_input     the "server" closes its side cleanly (a server that exits)
+//   signal/stop     the client's process group
+#include "harness/transport/transport.hpp"
+
+#include <string>
+
+namespace mcpspec::scenario {
+
+class ClientTarget : public transport::Transport {
+ public:
+  // The server side dies abruptly (the process the client spawned is killed), so the client sees a
+  // crashed server rather than an orderly exit.
+  virtual void crash_server() = 0;
+  // True while a server connection from the client is open.
+  virtual bool connected() const = 0;
+  // How many times the client has started the server (connections accepted so far).
+  virtual int connections() const = 0;
+};
+
+}  // namespace mcpspec::scenario

@@ -1,0 +1,36 @@
+#include "faults.hpp"
+
+#include <stdexcept>
+#include <utility>
+
+namespace testclient {
+
+namespace {
+const std::pair<const char*, Fault> kFaults[] = {
+    {"no-initialized", Fault::no_initialized},
+    {"request-before-init-response", Fault::request_before_init_response},
+    {"null-id", Fault::null_id},
+    {"reused-id", Fault::reused_id},
+    {"no-ping-answer", Fault::no_ping_answer},
+    {"cancel-initialize", Fault::cancel_initialize},
+    {"answer-undeclared-sampling", Fault::answer_undeclared_sampling},
+    {"crash-on-error", Fault::crash_on_error},
+    {"reused-progress-token", Fault::reused_progress_token},
+    {"kill-without-closing-stdin", Fault::kill_without_closing_stdin},
+    {"accept-unsupported-version", Fault::accept_unsupported_version},
+};
+}  // namespace
+
+Fault parse_fault(const std::string& name) {
+  for (const auto& [n, f] : kFaults)
+    if (name == n) return f;
+  throw std::invalid_argument("unknown fault \"" + name + "\" (--list-faults shows them)");
+}
+
+std::vector<std::string> fault_names() {
+  std::vector<std::string> out;
+  for (const auto& [n, f] : kFaults) out.push_back(n);
+  return out;
+}
+
+}  // namespace testclient
