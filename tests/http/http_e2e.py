@@ -27,6 +27,7 @@ def main():
     ap.add_argument("--server-args", default="")
     ap.add_argument("--transport", default="http")
     ap.add_argument("--protocol", default="2025-11-25")
+    ap.add_argument("--baseline")
     ap.add_argument("paths", nargs="+")
     a = ap.parse_args()
 
@@ -41,6 +42,8 @@ def main():
         cmd = [os.path.join(a.bin, "mcpspec"), "run", "--server", " ".join(shlex.quote(s) for s in server),
                "--transport", a.transport, "--port-env", "PORT", "--protocol", a.protocol, "--strict", "-j", "4",
                "--startup-timeout-ms", "10000", "--deadline", "240", "--report", "json:" + report]
+        if a.baseline:
+            cmd += ["--baseline", os.path.join(a.src, a.baseline)]
         cmd += [p if os.path.isabs(p) else os.path.join(a.src, p) for p in a.paths]
         print("$", " ".join(shlex.quote(c) for c in cmd), flush=True)
         proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=280)

@@ -196,6 +196,13 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
       if (head.status / 100 == 2) events_.push(Event{Event::Type::Frame, body, {}});  // monitors judge it
       return;
     }
+    if (head.status / 100 != 2 && !request_id.empty() && request_id != "null" && request_id.front() != '{' &&
+        request_id.front() != '[') {
+      // A well-formed request refused at the HTTP level (no session, unknown session, bad header):
+      // an id-less error body is the server's explanation, not a JSON-RPC response.
+      json doc = json::parse(body);
+      if (!doc.is_object() || !doc.contains("id") || doc["id"].is_null()) return;
+    }
     bool answered = false;
     on_message_text(body, request_id, initialize, answered);
   } catch (const TransportError& e) {

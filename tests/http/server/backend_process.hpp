@@ -32,6 +32,10 @@ class BackendProcess {
   // Messages that are not responses, oldest first (taken out).
   std::optional<nlohmann::json> next_unsolicited(std::chrono::milliseconds max);
   bool alive() const { return !dead_; }
+  bool has_unsolicited() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return !unsolicited_.empty();
+  }
 
  private:
   void read_loop();

@@ -45,6 +45,7 @@ struct Session {
   long long next_event = 0;
   std::map<int, long long> per_stream;
   std::atomic<int> posts{0};
+  std::atomic<int> open_posts{0};  // POST streams in progress: they carry the request's notifications
 };
 
 Options opt;
@@ -124,6 +125,10 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
     json out = json::array();
     for (const auto& k : ids)
       if (auto r = s->backend->wait_response(k, 30s)) out.push_back(*r);
+    // Notifications the backend wrote before the response travel on the GET stream: give that
+    // stream a moment to send them, so they do not arrive after the response on another connection.
+    for (int i = 0; i < 20 && s->backend->has_unsolicited(); ++i) std::this_thread::sleep_for(10ms);
+    std::this_thread::sleep_for(5ms);
     if (out.empty()) {
       send_json(res, 500, rpc_error(-32603, "the backend gave no response"));
       return;
@@ -140,6 +145,7 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
   res.set_header("Cache-Control", "no-cache");
   auto pending = std::make_shared<std::vector<std::string>>(std::move(ids));
   auto primed = std::make_shared<bool>(s->version < "2025-11-25");
+  s->open_posts++;
   res.set_chunked_content_provider("text/event-stream", [s, stream, pending, primed](size_t, httplib::DataSink& sink) {
     if (!*primed) {
       // Priming event (2025-11-25): an id and no data, so the client can resume from the start.
@@ -161,6 +167,11 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
       }
       if (auto r = s->backend->wait_response(pending->front(), 20ms)) {
         pending->erase(pending->begin());
+        // What the backend wrote before the response (the last progress) goes out before it.
+        while (auto m = s->backend->next_unsolicited(0ms)) {
+          std::string ev = sse_event(*s, stream, m->dump());
+          if (!sink.write(ev.data(), ev.size())) return false;
+        }
         std::string ev = sse_event(*s, stream, r->dump());
         if (!sink.write(ev.data(), ev.size())) return false;
       }
@@ -168,7 +179,7 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
     }
     sink.done();
     return true;
-  });
+  }, [s](bool) { s->open_posts--; });
 }
 
 void handle_post(const httplib::Request& req, httplib::Response& res) {
@@ -206,8 +217,13 @@ void handle_post(const httplib::Request& req, httplib::Response& res) {
     return;
   }
   std::vector<std::string> ids;
-  for (const auto& m : body.is_array() ? body : json::array({body}))
-    if (m.is_object() && m.contains("method") && m.contains("id")) ids.push_back(m["id"].dump());
+  for (const auto& m : body.is_array() ? body : json::array({body})) {
+    // Anything with an id that is not a response gets an answer (a broken request gets an error);
+    // one whose id is unusable is answered with id null.
+    if (!m.is_object() || !m.contains("id") || m.contains("result") || m.contains("error")) continue;
+    const json& id = m["id"];
+    ids.push_back(id.is_string() || id.is_number_integer() ? id.dump() : "null");
+  }
   if (!s->backend->write_line(body.dump())) {
     send_json(res, 500, rpc_error(-32603, "the backend is gone"));
     return;
@@ -279,6 +295,11 @@ void handle_get(const httplib::Request& req, httplib::Response& res) {
     // A bounded stream: the test server must not keep threads for ever.
     auto until = std::chrono::steady_clock::now() + 30s;
     while (std::chrono::steady_clock::now() < until && sink.is_writable() && s->backend->alive()) {
+      if (s->open_posts > 0) {
+        // A request's stream is open: what the backend says now belongs to that request (HTTP-22).
+        std::this_thread::sleep_for(10ms);
+        continue;
+      }
       if (auto m = s->backend->next_unsolicited(100ms)) {
         std::string ev = sse_event(*s, stream, m->dump());
         if (!sink.write(ev.data(), ev.size())) return false;

@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""mcpspec vs the official MCP conformance suite, against the same server, in the same run.
+
+Both test @modelcontextprotocol/server-everything (streamableHttp mode, bound to 127.0.0.1 by
+tests/http/loopback-preload.cjs), each against a fresh server process of that type, alternating,
+`--rounds` times. Measured per tool: wall time and peak RSS (GNU time -v, the tool's process tree
+as its parent sees it), and the number of checks it ran. Printed as medians and ratios.
+
+  python3 bench/vs-official/run.py [--build build] [--rounds 3] [--json out.json]
+
+Checks counted: official = entries in its checks.json files (pass + fail + warning...);
+mcpspec = scenario results that were judged (PASS/FAIL/WARN/XFAIL/XPASS; SKIP and ERROR are not
+checks). Needs `cd tests && npm ci` (pinned versions in tests/package.json).
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+MODS = os.path.join(ROOT, "tests", "node_modules")
+NODE = os.path.join(MODS, "node", "bin", "node")
+EVERYTHING = os.path.join(MODS, "@modelcontextprotocol", "server-everything", "dist", "index.js")
+CONFORMANCE = os.path.join(MODS, "@modelcontextprotocol", "conformance", "dist", "index.js")
+PRELOAD = os.path.join(ROOT, "tests", "http", "loopback-preload.cjs")
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+class Server:
+    def __init__(self):
+        self.port = free_port()
+        node = NODE if os.path.exists(NODE) else "node"
+        self.proc = subprocess.Popen([node, "--require", PRELOAD, EVERYTHING, "streamableHttp"],
+                                     env=dict(os.environ, PORT=str(self.port)), start_new_session=True,
+                                     stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 60
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError("server-everything exited before listening")
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
+                return
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("server-everything did not listen within 60 s")
+                time.sleep(0.05)
+
+    @property
+    def url(self):
+        return "http://127.0.0.1:%d/mcp" % self.port
+
+    def stop(self):
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(self.proc.pid, sig)
+                self.proc.wait(timeout=3)
+                return
+            except (ProcessLookupError, subprocess.TimeoutExpired):
+                continue
+
+
+def timed(cmd, cwd):
+    """Runs cmd under GNU time -v: (wall seconds, peak RSS in MB, exit code, output)."""
+    t0 = time.monotonic()
+    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True, timeout=900)
+    wall = time.monotonic() - t0
+    m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
+    rss = int(m.group(1)) / 1024.0 if m else float("nan")
+    return wall, rss, p.returncode, p.stdout + p.stderr
+
+
+def run_official(url, tmp):
+    out = os.path.join(tmp, "official")
+    shutil.rmtree(out, ignore_errors=True)
+    node = NODE if os.path.exists(NODE) else "node"
+    wall, rss, code, text = timed([node, CONFORMANCE, "server", "--url", url, "--suite", "active", "-o", out], tmp)
+    checks = 0
+    for f in glob.glob(os.path.join(out, "**", "checks.json"), recursive=True):
+        with open(f) as fh:
+            data = json.load(fh)
+        checks += len(data) if isinstance(data, list) else len(data.get("checks", []))
+    return {"wall_s": wall, "rss_mb": rss, "checks": checks, "exit": code}
+
+
+def run_mcpspec(build, url, tmp):
+    report = os.path.join(tmp, "mcpspec.json")
+    wall, rss, code, text = timed([os.path.join(build, "mcpspec"), "run", "--url", url, "-j", "4",
+                                   "--report", "json:" + report, os.path.join(ROOT, "scenarios", "mcp")], ROOT)
+    checks = 0
+    if os.path.exists(report):
+        with open(report) as fh:
+            results = json.load(fh)["results"]
+        checks = sum(1 for r in results if r["verdict"] in ("pass", "fail", "warn", "xfail", "xpass"))
+    return {"wall_s": wall, "rss_mb": rss, "checks": checks, "exit": code}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"))
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--json")
+    a = ap.parse_args()
+    for need in (EVERYTHING, CONFORMANCE, os.path.join(a.build, "mcpspec")):
+        if not os.path.exists(need):
+            print("missing %s (build mcpspec; cd tests && npm ci)" % need, file=sys.stderr)
+            return 2
+    rows = {"official": [], "mcpspec": []}
+    with tempfile.TemporaryDirectory(prefix="mcpspec-bench-") as tmp:
+        for _ in range(a.rounds):
+            for tool in ("official", "mcpspec"):
+                srv = Server()
+                try:
+                    r = run_official(srv.url, tmp) if tool == "official" else run_mcpspec(a.build, srv.url, tmp)
+                finally:
+                    srv.stop()
+                rows[tool].append(r)
+                print("%-8s wall %6.2f s  peak RSS %6.1f MB  checks %3d  exit %d"
+                      % (tool, r["wall_s"], r["rss_mb"], r["checks"], r["exit"]), flush=True)
+    med = {t: {k: statistics.median(r[k] for r in rows[t]) for k in ("wall_s", "rss_mb", "checks")} for t in rows}
+    o, m = med["official"], med["mcpspec"]
+    print("\nmedian of %d rounds against server-everything (streamableHttp):" % a.rounds)
+    print("  official: %.2f s, %.1f MB, %d checks" % (o["wall_s"], o["rss_mb"], o["checks"]))
+    print("  mcpspec : %.2f s, %.1f MB, %d checks" % (m["wall_s"], m["rss_mb"], m["checks"]))
+    print("  mcpspec/official: wall %.2f (target <= 0.25), memory %.2f (target <= 0.20), checks %.2f (target > 1)"
+          % (m["wall_s"] / o["wall_s"], m["rss_mb"] / o["rss_mb"], m["checks"] / max(1, o["checks"])))
+    if a.json:
+        with open(a.json, "w") as fh:
+            json.dump({"rounds": rows, "median": med}, fh, indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
