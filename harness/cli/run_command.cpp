@@ -190,6 +190,8 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   }
   so.config.timeout_ms = a.timeout_ms;
   so.config.startup_timeout_ms = a.startup_timeout_ms;
+  // A server reached by --url is already running: no start-up allowance before its first answer.
+  if (!a.url.empty() && a.server.empty()) so.config.startup_timeout_ms = a.timeout_ms;
   so.config.call_tools = a.call_tools;
   so.config.schemas = user_schema ? user_schema.get() : &protocol::SchemaRegistry::builtin();
   so.config.catalog = &scenario::RequirementCatalog::builtin();
