@@ -3,6 +3,7 @@
 #include "harness/scenario/matcher.hpp"
 #include "harness/util/json_schema.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <regex>
@@ -237,7 +238,11 @@ class Evaluator {
                                std::to_string(kMaxRegexInput) + "-byte limit for $regex " + shown + ": " +
                                show(value, 60));
     try {
-      if (!std::regex_search(s, *detail::compiled_regex(pattern)))
+      auto re = detail::compiled_regex(pattern);
+      if (re->states * std::max<std::size_t>(s.size(), 1) > detail::kMaxRegexWork)
+        return fail(loc.ptr, "$regex " + shown + " is too costly on a string of " + std::to_string(s.size()) +
+                                 " bytes (pattern size x string length is limited): " + show(value, 60));
+      if (!std::regex_match(s, re->finder))
         fail(loc.ptr, "expected a string matching " + shown + ", got " + show(value));
     } catch (const std::regex_error& e) {
       // libstdc++ gives up on some pattern/input pairs (error_complexity, error_stack).

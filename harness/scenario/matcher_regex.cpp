@@ -1,6 +1,9 @@
 #include "harness/scenario/matcher_regex.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <mutex>
+#include <vector>
 #include <unordered_map>
 
 namespace mcpspec::scenario::detail {
@@ -12,14 +15,71 @@ namespace {
 constexpr std::size_t kMaxCachedPatterns = 1024;
 
 std::mutex cache_mutex;
-std::unordered_map<std::string, std::shared_ptr<const std::regex>>& cache() {
-  static std::unordered_map<std::string, std::shared_ptr<const std::regex>> entries;
+std::unordered_map<std::string, std::shared_ptr<const CompiledRegex>>& cache() {
+  static std::unordered_map<std::string, std::shared_ptr<const CompiledRegex>> entries;
   return entries;
+}
+
+// A rough count of the automaton states `pattern` compiles to: atoms count one, a counted
+// repetition multiplies what it repeats. Only needs to be right within a small factor.
+std::size_t estimate_states(const std::string& p) {
+  std::vector<std::size_t> groups{0};  // running size of each open group
+  std::size_t last = 0;                // size of the atom or group just closed
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    char c = p[i];
+    if (c == '\\') {
+      ++i;
+      last = 1;
+      groups.back() += 1;
+    } else if (c == '[') {
+      // A class is one state; skip to its closing bracket (a leading ']' is literal).
+      std::size_t j = i + 1;
+      if (j < p.size() && p[j] == '^') ++j;
+      if (j < p.size() && p[j] == ']') ++j;
+      while (j < p.size() && p[j] != ']') j += p[j] == '\\' ? 2 : 1;
+      i = j;
+      last = 1;
+      groups.back() += 1;
+    } else if (c == '(') {
+      groups.push_back(1);
+    } else if (c == ')') {
+      if (groups.size() > 1) {
+        last = groups.back() + 1;
+        groups.pop_back();
+        groups.back() += last;
+      }
+    } else if (c == '{') {
+      std::size_t j = i + 1, lo = 0, hi = 0;
+      bool digits = false, comma = false;
+      for (; j < p.size() && (std::isdigit(static_cast<unsigned char>(p[j])) || p[j] == ','); ++j) {
+        if (p[j] == ',') { comma = true; continue; }
+        digits = true;
+        std::size_t& n = comma ? hi : lo;
+        n = std::min<std::size_t>(n * 10 + static_cast<std::size_t>(p[j] - '0'), 1000000);
+      }
+      if (digits && j < p.size() && p[j] == '}') {
+        std::size_t times = std::max(lo, hi) + 1;
+        groups.back() += last * times;
+        last *= times;
+        i = j;
+      } else {
+        last = 1;
+        groups.back() += 1;
+      }
+    } else {
+      last = 1;
+      groups.back() += 1;
+    }
+    if (groups.back() > 1000000) return 1000000;
+  }
+  std::size_t total = 0;
+  for (auto g : groups) total += g;
+  return total;
 }
 
 }  // namespace
 
-std::shared_ptr<const std::regex> compiled_regex(const std::string& pattern) {
+std::shared_ptr<const CompiledRegex> compiled_regex(const std::string& pattern) {
   {
     std::lock_guard<std::mutex> lock(cache_mutex);
     auto it = cache().find(pattern);
@@ -27,7 +87,11 @@ std::shared_ptr<const std::regex> compiled_regex(const std::string& pattern) {
   }
   // Compiled outside the lock: a slow pattern must not block other threads. Two threads may
   // compile the same pattern once each; the first one stored wins.
-  auto compiled = std::make_shared<const std::regex>(pattern, std::regex::ECMAScript);
+  const auto flags = std::regex::ECMAScript | std::regex_constants::__polynomial;
+  std::regex alone(pattern, flags);  // the pattern must compile on its own, not just once wrapped
+  (void)alone;
+  auto compiled = std::make_shared<const CompiledRegex>(
+      CompiledRegex{std::regex("[\\s\\S]*(?:" + pattern + ")[\\s\\S]*", flags), estimate_states(pattern)});
   std::lock_guard<std::mutex> lock(cache_mutex);
   if (cache().size() >= kMaxCachedPatterns) cache().clear();
   return cache().emplace(pattern, std::move(compiled)).first->second;

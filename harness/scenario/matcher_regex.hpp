@@ -6,10 +6,24 @@
 
 namespace mcpspec::scenario::detail {
 
-// The ECMAScript regex for `pattern`, compiled on first use and kept for later calls.
-// Throws std::regex_error when the pattern does not compile (failures are not cached).
-// Safe to call from several threads; the returned regex is immutable and stays valid even if
-// the cache is later emptied.
-std::shared_ptr<const std::regex> compiled_regex(const std::string& pattern);
+// A $regex pattern ready to run in bounded time. libstdc++'s default (backtracking) executor takes
+// exponential time on patterns like (a+)+$: 28 characters kept it busy for over a minute (found
+// by fuzz/targets/matcher_fuzz.cpp). So patterns run on its breadth-first executor
+// (regex_constants::__polynomial, which refuses back-references), and as one pass of
+// regex_match over "[\s\S]*(?:pattern)[\s\S]*" rather than regex_search, which would restart at
+// every position. The cost is then about states x subject length, checked before each match.
+struct CompiledRegex {
+  std::regex finder;       // use with std::regex_match: true when `pattern` occurs anywhere
+  std::size_t states = 0;  // rough size of the automaton (counted repetitions multiply)
+};
+
+// Upper bound of states x subject length for one $regex evaluation (about 0.3 s with libstdc++).
+inline constexpr std::size_t kMaxRegexWork = std::size_t{1} << 20;
+
+// The compiled form of `pattern`, compiled on first use and kept for later calls.
+// Throws std::regex_error when the pattern does not compile or uses a back-reference (failures
+// are not cached). Safe to call from several threads; the returned value is immutable and stays
+// valid even if the cache is later emptied.
+std::shared_ptr<const CompiledRegex> compiled_regex(const std::string& pattern);
 
 }  // namespace mcpspec::scenario::detail

@@ -198,6 +198,11 @@ void Session::on_frame(const std::string& text) {
       monitor_finding("framing", {"STDIO-03"}, "a stdout line is not a JSON-RPC message (stdout is for protocol only)",
                       text);
     return;
+  } catch (const json::out_of_range& e) {
+    // Valid JSON syntax with a number beyond a double (1e999). It used to escape as a harness
+    // error of the whole scenario (found by fuzz/targets/message_parser_fuzz.cpp).
+    event(std::string("a message could not be read: ") + e.what());
+    return;
   }
   on_message(std::move(msg));
 }

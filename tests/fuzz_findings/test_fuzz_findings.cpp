@@ -2,12 +2,15 @@
 // where the fuzz regression runners are not built. The crashing inputs themselves are replayed by
 // the ctest fuzz/regress/<target>.
 #include "harness/protocol/json_depth.hpp"
+#include "harness/scenario/matcher.hpp"
 #include "harness/scenario/session.hpp"
 #include "harness/transport/line_framer.hpp"
 #include "harness/transport/transport.hpp"
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <string>
@@ -104,5 +107,75 @@ TEST_CASE("fuzz finding: the session refuses a frame nested deeper than the limi
   for (const auto& w : result.wire)
     if (w.dir == mcpspec::WireEntry::Dir::Event && w.text.find("nested deeper than 512") != std::string::npos)
       noted = true;
+  CHECK(noted);
+}
+
+// ---------------------------------------------------------------------------------------------
+// matcher_fuzz: {"$regex": "(a+)+$"} against 27 a's and a b ran for over a minute (libFuzzer
+// timeout): libstdc++'s backtracking executor is exponential on nested quantifiers.
+
+namespace {
+double seconds_to_match(const nlohmann::json& matcher, const nlohmann::json& value, bool& ok) {
+  auto t0 = std::chrono::steady_clock::now();
+  ok = mcpspec::scenario::match(matcher, value).ok;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
+TEST_CASE("fuzz finding: $regex runs in bounded time on backtracking bombs", "[fuzz][regex]") {
+  const std::string subject = std::string(8000, 'a') + "b";
+  for (const char* bomb : {"(a+)+$", "(a|aa)*c", "(x|a*)*y", "((((a*)*)*)*)*c"}) {
+    bool ok = true;
+    double secs = seconds_to_match({{"$regex", bomb}}, subject, ok);
+    INFO(bomb << " took " << secs << " s");
+    CHECK(secs < 2.0);  // was exponential: minutes for 28 characters
+    CHECK_FALSE(ok);  // none of them occurs in the subject
+  }
+}
+
+TEST_CASE("fuzz finding: $regex keeps search semantics", "[fuzz][regex]") {
+  auto found = [](const char* pattern, const char* text) {
+    return mcpspec::scenario::match({{"$regex", pattern}}, text).ok;
+  };
+  CHECK(found("b+", "abbbc"));
+  CHECK_FALSE(found("^b+$", "abbbc"));
+  CHECK(found("c$", "abc"));
+  CHECK_FALSE(found("^b", "abc"));
+  CHECK(found("^a|x$", "abc"));  // top-level alternation stays one alternative of the whole
+  CHECK(found("a\\nb", "a\nb"));
+  CHECK(found("line2$", "line1\nline2"));
+  CHECK(found("(?=b)bc", "abc"));
+}
+
+TEST_CASE("fuzz finding: $regex refuses back-references and over-costly patterns clearly", "[fuzz][regex]") {
+  // Back-references need backtracking: rejected when the scenario is loaded.
+  CHECK_THROWS_AS(mcpspec::scenario::check_matcher({{"$regex", "(a)\\1"}}), mcpspec::scenario::MatcherError);
+  // A pattern wrapped into a valid one must still be invalid on its own.
+  CHECK_THROWS_AS(mcpspec::scenario::check_matcher({{"$regex", "a)(b"}}), mcpspec::scenario::MatcherError);
+  // Counted repetitions multiply the automaton: too costly on a long string, fine on a short one.
+  auto long_result = mcpspec::scenario::match({{"$regex", "a{1000}"}}, std::string(5000, 'a'));
+  REQUIRE_FALSE(long_result.ok);
+  CHECK_THAT(long_result.mismatches.front(), Catch::Contains("too costly"));
+  CHECK(mcpspec::scenario::match({{"$regex", "a{1000}"}}, std::string(1000, 'a')).ok);
+}
+
+// ---------------------------------------------------------------------------------------------
+// message_parser_fuzz: json::parse throws out_of_range, not parse_error, for a number beyond a
+// double ("-2e+308"). Session::on_frame caught only parse_error, so `mcpspec run` against a
+// server answering {"tools":[1e999]} ended the scenario as a harness ERROR.
+
+TEST_CASE("fuzz finding: a number beyond a double is reported, not a harness error", "[fuzz][number]") {
+  mcpspec::scenario::Scenario scenario;
+  mcpspec::ScenarioResult result;
+  mcpspec::scenario::Session session(scenario, mcpspec::scenario::SessionConfig{}, result, mcpspec::Clock::now());
+  session.attach(std::make_unique<ScriptedTransport>(std::deque<std::string>{
+      R"({"jsonrpc":"2.0","id":1,"result":{"tools":[-2e+308]}})",
+      R"({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"after"}})"}));
+  REQUIRE_NOTHROW(session.wait_until(mcpspec::Deadline::after_ms(200)));
+  REQUIRE(session.inbox().size() == 1);
+  CHECK(session.inbox().front().json["params"]["data"] == "after");
+  bool noted = false;
+  for (const auto& w : result.wire)
+    if (w.dir == mcpspec::WireEntry::Dir::Event && w.text.find("could not be read") != std::string::npos) noted = true;
   CHECK(noted);
 }
