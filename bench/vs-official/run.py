@@ -100,9 +100,10 @@ def run_official(url, tmp):
     return {"wall_s": wall, "rss_mb": rss, "checks": checks, "exit": code}
 
 
-def run_mcpspec(build, url, tmp):
+def run_mcpspec(build, url, tmp, call_tools, jobs):
     report = os.path.join(tmp, "mcpspec.json")
-    wall, rss, code, text = timed([os.path.join(build, "mcpspec"), "run", "--url", url, "-j", "4",
+    wall, rss, code, text = timed([os.path.join(build, "mcpspec"), "run", "--url", url, "-j", str(jobs),
+                                   "--call-tools", call_tools,
                                    "--report", "json:" + report, os.path.join(ROOT, "scenarios", "mcp")], ROOT)
     checks = 0
     if os.path.exists(report):
@@ -117,6 +118,9 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--json")
+    ap.add_argument("--call-tools", default="readonly",
+                    help="mcpspec --call-tools: readonly (default) calls server-everything's 10 s tools; none skips them")
+    ap.add_argument("--jobs", type=int, default=8)
     a = ap.parse_args()
     for need in (EVERYTHING, CONFORMANCE, os.path.join(a.build, "mcpspec")):
         if not os.path.exists(need):
@@ -128,7 +132,7 @@ def main():
             for tool in ("official", "mcpspec"):
                 srv = Server()
                 try:
-                    r = run_official(srv.url, tmp) if tool == "official" else run_mcpspec(a.build, srv.url, tmp)
+                    r = run_official(srv.url, tmp) if tool == "official" else run_mcpspec(a.build, srv.url, tmp, a.call_tools, a.jobs)
                 finally:
                     srv.stop()
                 rows[tool].append(r)
@@ -136,7 +140,8 @@ def main():
                       % (tool, r["wall_s"], r["rss_mb"], r["checks"], r["exit"]), flush=True)
     med = {t: {k: statistics.median(r[k] for r in rows[t]) for k in ("wall_s", "rss_mb", "checks")} for t in rows}
     o, m = med["official"], med["mcpspec"]
-    print("\nmedian of %d rounds against server-everything (streamableHttp):" % a.rounds)
+    print("\nmedian of %d rounds against server-everything (streamableHttp), mcpspec -j %d --call-tools %s:"
+          % (a.rounds, a.jobs, a.call_tools))
     print("  official: %.2f s, %.1f MB, %d checks" % (o["wall_s"], o["rss_mb"], o["checks"]))
     print("  mcpspec : %.2f s, %.1f MB, %d checks" % (m["wall_s"], m["rss_mb"], m["checks"]))
     print("  mcpspec/official: wall %.2f (target <= 0.25), memory %.2f (target <= 0.20), checks %.2f (target > 1)"
