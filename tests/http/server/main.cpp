@@ -26,6 +26,7 @@ struct Options {
   std::string response = "sse";  // json | sse | alternate
   bool get = true;
   bool legacy = false;
+  bool close_early = false;  // POST streams end after the priming event: clients must resume (HTTP-20)
   std::string fault;
 };
 
@@ -144,6 +145,29 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
   res.status = 200;
   res.set_header("Cache-Control", "no-cache");
   auto pending = std::make_shared<std::vector<std::string>>(std::move(ids));
+  if (opt.close_early) {
+    // Priming event with a retry hint, then the connection closes without ending the stream: what
+    // the request produces is stored under this stream and only reaches a client that resumes.
+    std::string id;
+    {
+      std::lock_guard<std::mutex> lock(s->mu);
+      id = std::to_string(stream) + "-" + std::to_string(++s->next_event);
+      s->events.push_back({id, stream, ""});
+    }
+    std::thread([s, stream, pending] {
+      auto until = std::chrono::steady_clock::now() + 30s;
+      while (!pending->empty() && std::chrono::steady_clock::now() < until && s->backend->alive()) {
+        if (auto r = s->backend->wait_response(pending->front(), 20ms)) {
+          while (auto m = s->backend->next_unsolicited(0ms)) sse_event(*s, stream, m->dump());
+          sse_event(*s, stream, r->dump());
+          pending->erase(pending->begin());
+        }
+        while (auto m = s->backend->next_unsolicited(0ms)) sse_event(*s, stream, m->dump());
+      }
+    }).detach();
+    res.set_content("id: " + id + "\nretry: 300\ndata: \n\n", "text/event-stream");
+    return;
+  }
   auto primed = std::make_shared<bool>(s->version < "2025-11-25");
   s->open_posts++;
   res.set_chunked_content_provider("text/event-stream", [s, stream, pending, primed](size_t, httplib::DataSink& sink) {
@@ -270,7 +294,8 @@ void handle_get(const httplib::Request& req, httplib::Response& res) {
     return;
   }
   std::string replay;
-  int stream;
+  int stream, origin_stream = -1;
+  std::size_t follow_from = 0;
   {
     std::lock_guard<std::mutex> lock(s->mu);
     stream = s->next_stream++;
@@ -279,19 +304,41 @@ void handle_get(const httplib::Request& req, httplib::Response& res) {
       auto it = std::find_if(s->events.begin(), s->events.end(), [&](const StoredEvent& e) { return e.id == last; });
       if (it != s->events.end()) {
         // Only the events of the stream that id belongs to, after it (HTTP-44).
-        int origin_stream = it->stream;
+        origin_stream = it->stream;
         for (auto j = std::next(it); j != s->events.end(); ++j)
           if ((j->stream == origin_stream || fault("cross-stream-replay")) && !j->data.empty())
             replay += "id: " + j->id + "\nevent: message\ndata: " + j->data + "\n\n";
       }
     }
+    follow_from = s->events.size();
   }
   res.status = 200;
   res.set_header("Cache-Control", "no-cache");
   auto sent = std::make_shared<bool>(false);
-  res.set_chunked_content_provider("text/event-stream", [s, stream, replay, sent](size_t, httplib::DataSink& sink) {
+  auto follow = std::make_shared<std::size_t>(follow_from);
+  res.set_chunked_content_provider("text/event-stream", [s, stream, replay, sent, origin_stream, follow](
+                                                            size_t, httplib::DataSink& sink) {
     if (!*sent && !replay.empty()) sink.write(replay.data(), replay.size());
     *sent = true;
+    if (origin_stream >= 0) {
+      // A resumed stream goes on with its own later events (a request still running), nothing else.
+      auto until = std::chrono::steady_clock::now() + 30s;
+      while (std::chrono::steady_clock::now() < until && sink.is_writable()) {
+        std::string out;
+        {
+          std::lock_guard<std::mutex> lock(s->mu);
+          for (; *follow < s->events.size(); ++*follow) {
+            const auto& e = s->events[*follow];
+            if (e.stream == origin_stream && !e.data.empty())
+              out += "id: " + e.id + "\nevent: message\ndata: " + e.data + "\n\n";
+          }
+        }
+        if (!out.empty() && !sink.write(out.data(), out.size())) return false;
+        std::this_thread::sleep_for(20ms);
+      }
+      sink.done();
+      return true;
+    }
     // A bounded stream: the test server must not keep threads for ever.
     auto until = std::chrono::steady_clock::now() + 30s;
     while (std::chrono::steady_clock::now() < until && sink.is_writable() && s->backend->alive()) {
@@ -386,7 +433,7 @@ void legacy_routes(httplib::Server& srv) {
 int usage(const std::string& why) {
   std::cerr << "mcpspec-httpserver: " << why << "\n"
             << "usage: mcpspec-httpserver --backend CMD [--port N] [--response json|sse|alternate] [--no-get]\n"
-            << "                          [--legacy] [--fault NAME] [--list-faults]\n"
+            << "                          [--legacy] [--close-early] [--fault NAME] [--list-faults]\n"
             << "  the port comes from --port or the PORT environment variable\n";
   return 2;
 }
@@ -408,6 +455,7 @@ int main(int argc, char** argv) {
       else if (a == "--response") opt.response = value();
       else if (a == "--no-get") opt.get = false;
       else if (a == "--legacy") opt.legacy = true;
+      else if (a == "--close-early") opt.close_early = true;
       else if (a == "--fault") opt.fault = value();
       else if (a == "--list-faults") {
         for (const auto& f : httpfront::faults()) std::cout << f.name << "\t" << f.requirement << "\t" << f.what << "\n";
