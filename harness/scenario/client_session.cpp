@@ -164,7 +164,13 @@ void ClientSession::send(const json& message, bool deliberately_invalid, Deadlin
     our_requests_[protocol::id_key(*c.id)] = o;
     used_ids_.insert(protocol::id_key(*c.id));
   }
-  if (c.kind == Kind::Result || c.kind == Kind::Error) note_outbound_response(c, message);
+  if (c.kind == Kind::Result || c.kind == Kind::Error) {
+    // Whatever the client sent before this response must be judged as sent before it (the lifecycle
+    // monitor cares about order): read what has already arrived first, without waiting.
+    for (int i = 0; i < 1000 && pump_once(Deadline::after_ms(1)); ++i) {
+    }
+    note_outbound_response(c, message);
+  }
   std::string text = compact(message);
   log(WireEntry::Dir::Out, text);
   last_send_seq_ = seq_;

@@ -248,11 +248,13 @@ void UnixSocketClientTransport::signal(int sig) { child_.signal_group(sig); }
 std::optional<ExitStatus> UnixSocketClientTransport::exit_status() { return child_.poll_exit(); }
 
 void UnixSocketClientTransport::stop() {
-  child_.terminate(options_.stop_grace_ms);
+  // The server side goes first: a client that ends when its server exits then ends on its own,
+  // before the grace period and the signals.
   if (conn_ >= 0) {
     ::close(conn_);
     conn_ = -1;
   }
+  child_.terminate(options_.stop_grace_ms);
   listener_.reset();
 }
 
