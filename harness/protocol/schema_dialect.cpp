@@ -1,4 +1,5 @@
 #include "harness/protocol/schema_dialect.hpp"
+#include "harness/util/json_pointer.hpp"
 
 #include <algorithm>
 #include <array>
@@ -39,19 +40,7 @@ bool contains(const Array& names, std::string_view key) {
   return std::find(names.begin(), names.end(), key) != names.end();
 }
 
-std::string escape_token(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
-
-std::string child(const std::string& pointer, std::string_view token) {
-  return pointer + "/" + escape_token(token);
-}
+std::string child(const std::string& pointer, std::string_view token) { return pointer_child(pointer, token); }
 
 std::string where(const std::string& pointer) { return pointer.empty() ? "the document root" : pointer; }
 

@@ -1,4 +1,5 @@
 #include "harness/protocol/schema_registry.hpp"
+#include "harness/util/json_pointer.hpp"
 
 #include "harness/protocol/schema_dialect.hpp"
 #include "harness/util/resources.hpp"
@@ -52,16 +53,6 @@ struct MethodEntry {
   std::string task_result;   // result when the request ran as a task (2025-11-25), or ""
 };
 
-std::string escape_token(std::string_view token) {
-  std::string out;
-  for (char c : token) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 struct SchemaRegistry::VersionData {
@@ -104,7 +95,7 @@ void compile(VersionData& vd, json document, bool draft4) {
   json refs = json::array();
   for (const auto& item : defs->items()) {
     vd.names.push_back(item.key());
-    refs.push_back({{"$ref", "#/definitions/" + escape_token(item.key())}});
+    refs.push_back({{"$ref", "#/definitions/" + pointer_token(item.key())}});
   }
   // Root constraints are never used for validation; only a root $ref would hide the anyOf.
   document.erase("$ref");
@@ -380,7 +371,7 @@ struct RawError {
 
 std::string to_pointer(const std::vector<std::string>& tokens) {
   std::string out;
-  for (const auto& t : tokens) out += "/" + escape_token(t);
+  for (const auto& t : tokens) out += "/" + pointer_token(t);
   return out;
 }
 

@@ -1,4 +1,5 @@
 #include "harness/scenario/loader.hpp"
+#include "harness/util/json_pointer.hpp"
 
 #include "harness/scenario/client_steps.hpp"
 #include "harness/scenario/matcher.hpp"
@@ -80,12 +81,6 @@ const std::map<std::string, std::vector<std::string>> kActionRequires = {
     {"collect", {"as"}}, {"check", {"matches"}}, {"list", {"as"}}, {"foreach", {"as", "steps"}},
     {"expect_no", {"for_ms"}}};
 
-std::string esc(const std::string& key) {
-  std::string out;
-  for (char c : key) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-  return out;
-}
-
 void check_steps(const nlohmann::json& steps, const std::string& base, const std::string& file,
                  std::vector<LoadError>& errors) {
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -115,7 +110,7 @@ void check_steps(const nlohmann::json& steps, const std::string& base, const std
     for (const auto& [key, value] : step.items()) {
       (void)value;
       if (key == action || allowed.count(key) || kCommonModifiers.count(key)) continue;
-      errors.push_back({file, ptr + "/" + esc(key), "\"" + key + "\" does not apply to a \"" + action + "\" step"});
+      errors.push_back({file, pointer_child(ptr, key), "\"" + key + "\" does not apply to a \"" + action + "\" step"});
     }
     if (auto it = kActionRequires.find(action); it != kActionRequires.end())
       for (const auto& need : it->second)

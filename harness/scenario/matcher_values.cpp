@@ -1,4 +1,5 @@
 #include "harness/scenario/matcher_values.hpp"
+#include "harness/util/json_pointer.hpp"
 
 #include <cmath>
 #include <cstdint>
@@ -214,19 +215,7 @@ std::string show(const json& v, std::size_t limit) {
   return w.finish();
 }
 
-std::string escape_pointer_token(const std::string& token) {
-  std::string out;
-  out.reserve(token.size());
-  for (char c : token) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
-  return out;
-}
+std::string escape_pointer_token(const std::string& token) { return pointer_token(token); }
 
 std::string pointer_label(const std::string& pointer) { return pointer.empty() ? "(root)" : pointer; }
 

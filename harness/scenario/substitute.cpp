@@ -1,6 +1,7 @@
 // ${path} substitution: how captures, the environment and generated tool arguments reach the
 // messages and matchers of a scenario. Errors say where in the value the bad reference sits.
 #include "harness/scenario/substitute.hpp"
+#include "harness/util/json_pointer.hpp"
 
 #include <charconv>
 
@@ -14,12 +15,6 @@ constexpr int kMaxDepth = 256;
 
 // Where in the substituted value something went wrong, as a message prefix.
 std::string at(const std::string& ptr) { return "at " + (ptr.empty() ? std::string("(root)") : ptr) + ": "; }
-
-std::string escape_token(const std::string& token) {
-  std::string out;
-  for (char c : token) out += c == '~' ? "~0" : c == '/' ? "~1" : std::string(1, c);
-  return out;
-}
 
 std::string as_json_text(const std::string& s) { return json(s).dump(-1, ' ', false, json::error_handler_t::replace); }
 
@@ -136,7 +131,7 @@ json substitute_at(const json& value, const json& vars, const std::string& ptr, 
   }
   json out = json::object();
   for (auto it = value.begin(); it != value.end(); ++it)
-    out[it.key()] = substitute_at(it.value(), vars, ptr + "/" + escape_token(it.key()), depth + 1);
+    out[it.key()] = substitute_at(it.value(), vars, pointer_child(ptr, it.key()), depth + 1);
   return out;
 }
 

@@ -1,4 +1,5 @@
 #include "harness/util/json_schema.hpp"
+#include "harness/util/json_pointer.hpp"
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -21,13 +22,7 @@ std::string to_pointer(const std::vector<std::string>& context) {
     std::string seg = c;
     if (seg.size() >= 2 && seg.front() == '[' && seg.back() == ']') seg = seg.substr(1, seg.size() - 2);
     if (seg.size() >= 2 && seg.front() == '"' && seg.back() == '"') seg = seg.substr(1, seg.size() - 2);
-    std::string esc;
-    for (char ch : seg) {
-      if (ch == '~') esc += "~0";
-      else if (ch == '/') esc += "~1";
-      else esc += ch;
-    }
-    p += "/" + esc;
+    p = pointer_child(p, seg);
   }
   return p;
 }
@@ -64,13 +59,22 @@ std::vector<JsonSchemaIssue> CompiledSchema::validate(const nlohmann::json& valu
   while (results.popError(err)) all.push_back({err.context.size(), {to_pointer(err.context), err.description}});
   // The deepest issue is usually the real one; anyOf/oneOf summaries sit higher up.
   std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  // valijson follows each real issue with "Failed to validate ..." lines for every enclosing
+  // property, item and combinator; they repeat what the issue below them says.
+  auto is_summary = [](const JsonSchemaIssue& i) { return i.message.rfind("Failed to validate", 0) == 0; };
+  auto explained_below = [&](const JsonSchemaIssue& summary) {
+    return std::any_of(all.begin(), all.end(), [&](const auto& other) {
+      return !is_summary(other.second) && other.second.pointer.rfind(summary.pointer, 0) == 0;
+    });
+  };
   for (auto& entry : all) {
     // Not a structured binding: clang before 16 cannot capture one in the lambda below (fuzz build).
     auto& issue = entry.second;
+    if (is_summary(issue) && explained_below(issue)) continue;
     bool dup = std::any_of(out.begin(), out.end(), [&](const JsonSchemaIssue& o) {
       return o.pointer == issue.pointer && o.message == issue.message;
     });
-    if (!dup) out.push_back(std::move(issue));
+    if (!dup) out.push_back(issue);  // copied: explained_below still reads `all`
     if (out.size() >= max_issues) break;
   }
   return out;

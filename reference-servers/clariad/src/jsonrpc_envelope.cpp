@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "json_depth.hpp"
 
 namespace clariad {
@@ -45,7 +47,8 @@ Envelope read_envelope(std::string_view line, std::size_t max_depth) {
   Json doc;
   try {
     doc = Json::parse(text);
-  } catch (const Json::parse_error& e) {
+  } catch (const Json::exception& e) {
+    // parse_error for syntax, out_of_range for numbers such as 1e400: both mean unreadable input.
     return reject(nullptr, ErrorCode::ParseError, parser_detail(e));
   }
 
@@ -72,6 +75,12 @@ Envelope read_envelope(std::string_view line, std::size_t max_depth) {
     if (!id.is_string() && !id.is_number()) {
       return reject(nullptr, ErrorCode::InvalidRequest,
                     fmt::format("id must be a string or a number, got {}", id.type_name()), "/id");
+    }
+    // Integers beyond 64 bits are parsed as doubles and would come back altered, so the client
+    // could not match the response; refuse them rather than answer under a different id.
+    if (id.is_number_float() && std::fabs(id.get<double>()) >= 9007199254740992.0) {
+      return reject(nullptr, ErrorCode::InvalidRequest,
+                    "id is a number too large to be echoed exactly; use a string or a 64-bit integer", "/id");
     }
     msg.id = id;
     reply_id = to_ordered(id);

@@ -35,6 +35,10 @@ TEST_CASE("non-JSON is a parse error with id null and a located detail", "[envel
   CHECK_THAT(r.error.detail(), Catch::Contains("column"));
   CHECK(rejected("hello").error.code() == ErrorCode::ParseError);
   CHECK(rejected("\xff\xfe{}").error.code() == ErrorCode::ParseError);
+  // A number no double can hold is unreadable input too, not an internal error.
+  const Rejection overflow = rejected(R"({"jsonrpc":"2.0","id":1,"method":"x","params":{"d":1e400}})");
+  CHECK(overflow.error.code() == ErrorCode::ParseError);
+  CHECK_THAT(overflow.error.detail(), Catch::Contains("1e400"));
 }
 
 TEST_CASE("batches and scalars are invalid requests", "[envelope]") {
@@ -65,6 +69,11 @@ TEST_CASE("ids must be strings or numbers", "[envelope]") {
     CHECK(r.id.is_null());
     CHECK(r.error.pointer() == "/id");
   }
+  const Rejection huge = rejected(R"({"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"})");
+  CHECK(huge.error.code() == ErrorCode::InvalidRequest);
+  CHECK(huge.error.pointer() == "/id");
+  CHECK(accepted(R"({"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"})").id == 18446744073709551615ULL);
+  CHECK(accepted(R"({"jsonrpc":"2.0","id":-0.5,"method":"ping"})").id == -0.5);
   CHECK(accepted(R"({"jsonrpc":"2.0","id":"tools-1","method":"list_tools"})").id == "tools-1");
   CHECK(accepted(R"({"jsonrpc":"2.0","id":7,"method":"list_tools"})").id == 7);
 }
