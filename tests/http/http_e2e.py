@@ -32,6 +32,9 @@ def main():
     a = ap.parse_args()
 
     server = [os.path.join(a.bin, "mcpspec-httpserver"), "--backend", os.path.join(a.bin, "mcpspec-testserver")]
+    if a.transport == "ws":
+        server = [sys.executable, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ws_server.py"),
+                  "--backend", os.path.join(a.bin, "mcpspec-testserver")]
     server += shlex.split(a.server_args)
     if a.transport == "sse":
         server.append("--legacy")

@@ -1,0 +1,161 @@
+#include "harness/transport/http/websocket_transport.hpp"
+
+#include <boost/uuid/detail/sha1.hpp>
+
+#include <random>
+
+namespace mcpspec::transport::http {
+
+namespace {
+
+std::string base64(const unsigned char* data, std::size_t n) {
+  static const char* t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (std::size_t i = 0; i < n; i += 3) {
+    unsigned v = data[i] << 16 | (i + 1 < n ? data[i + 1] << 8 : 0) | (i + 2 < n ? data[i + 2] : 0);
+    out += t[(v >> 18) & 63];
+    out += t[(v >> 12) & 63];
+    out += i + 1 < n ? t[(v >> 6) & 63] : '=';
+    out += i + 2 < n ? t[v & 63] : '=';
+  }
+  return out;
+}
+
+// The Sec-WebSocket-Accept a server must answer for `key` (RFC 6455 section 4.2.2).
+std::string expected_accept(const std::string& key) {
+  boost::uuids::detail::sha1 h;
+  std::string s = key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+  h.process_bytes(s.data(), s.size());
+  boost::uuids::detail::sha1::digest_type d;
+  h.get_digest(d);
+  unsigned char bytes[20];
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 4; ++j) bytes[i * 4 + j] = static_cast<unsigned char>((d[i] >> (24 - 8 * j)) & 0xFF);
+  return base64(bytes, 20);
+}
+
+std::uint32_t random_u32() {
+  static thread_local std::mt19937 rng{std::random_device{}()};
+  return rng();
+}
+
+}  // namespace
+
+WebSocketTransport::WebSocketTransport(HttpTransportOptions options) : options_(std::move(options)), url_(options_.url) {}
+
+WebSocketTransport::~WebSocketTransport() { stop(); }
+
+std::string WebSocketTransport::describe() const {
+  std::string s = "WebSocket " + url_.text();
+  if (served_) s += " (" + served_->describe() + ")";
+  return s;
+}
+
+void WebSocketTransport::start() {
+  if (options_.spawn) {
+    served_ = std::make_unique<ServedProcess>(*options_.spawn, options_.port_env, events_);
+    served_->start(Deadline::after_ms(options_.startup_timeout_ms));
+    url_.host = "127.0.0.1";
+    url_.port = served_->port();
+  }
+  unsigned char nonce[16];
+  for (auto& b : nonce) b = static_cast<unsigned char>(random_u32());
+  std::string key = base64(nonce, 16);
+  HttpRequest r;
+  r.method = "GET";
+  r.target = url_.target;
+  r.headers = {{"Upgrade", "websocket"},       {"Connection", "Upgrade"}, {"Sec-WebSocket-Key", key},
+               {"Sec-WebSocket-Version", "13"}, {"Sec-WebSocket-Protocol", "mcp"}};
+  if (!options_.origin.empty()) r.headers.emplace_back("Origin", options_.origin);
+  conn_ = std::make_shared<HttpConnection>();
+  Deadline dl = Deadline::after_ms(options_.connect_timeout_ms);
+  conn_->connect(url_.host, url_.port, dl);
+  conn_->write_all(format_request(r, url_.host_header()), dl);
+  HttpHead head = conn_->read_head(dl);
+  if (head.status != 101)
+    throw TransportError("WebSocket handshake: " + url_.text() + " answered " + std::to_string(head.status) +
+                         " instead of 101 Switching Protocols");
+  if (head.header("Sec-WebSocket-Accept") != expected_accept(key))
+    throw TransportError("WebSocket handshake: wrong Sec-WebSocket-Accept \"" + head.header("Sec-WebSocket-Accept") +
+                         "\"");
+  note("connected to " + url_.text() + (head.has_header("Sec-WebSocket-Protocol")
+                                            ? " (subprotocol " + head.header("Sec-WebSocket-Protocol") + ")"
+                                            : ""));
+  reader_ = std::thread([this] { read_loop(); });
+}
+
+void WebSocketTransport::write_frame(WsOpcode op, std::string_view payload, Deadline deadline) {
+  std::lock_guard<std::mutex> lock(write_mu_);
+  conn_->write_all(ws_client_frame(op, payload, random_u32()), deadline);
+}
+
+void WebSocketTransport::send(const std::string& frame, Deadline deadline) {
+  if (!conn_ || stopping_) throw TransportError("the WebSocket is not open");
+  write_frame(WsOpcode::Text, frame, deadline);
+}
+
+void WebSocketTransport::read_loop() {
+  WsDecoder dec(options_.max_message_bytes);
+  std::vector<WsMessage> msgs;
+  std::string chunk;
+  try {
+    for (;;) {
+      chunk.clear();
+      if (!conn_->read_raw(chunk, Deadline::after_ms(options_.stream_max_ms))) {
+        events_.push(Event{Event::Type::Closed, "the server closed the WebSocket connection (no close frame)", {}});
+        return;
+      }
+      msgs.clear();
+      bool ok = dec.feed(chunk, msgs);
+      for (auto& m : msgs) {
+        switch (m.opcode) {
+          case WsOpcode::Text: events_.push(Event{Event::Type::Frame, std::move(m.payload), {}}); break;
+          case WsOpcode::Binary: note("ignored a binary frame of " + std::to_string(m.payload.size()) + " bytes"); break;
+          case WsOpcode::Ping: write_frame(WsOpcode::Pong, m.payload, Deadline::after_ms(2000)); break;
+          case WsOpcode::Close:
+            write_frame(WsOpcode::Close, m.payload.substr(0, 2), Deadline::after_ms(1000));
+            events_.push(Event{Event::Type::Closed, "the server sent a WebSocket close frame", {}});
+            return;
+          default: break;
+        }
+      }
+      if (!ok) {
+        if (dec.error().rfind("message larger", 0) == 0)
+          events_.push(Event{Event::Type::Oversize, "WebSocket: " + dec.error(), {}});
+        note("protocol error: " + dec.error());
+        events_.push(Event{Event::Type::Closed, "WebSocket protocol error: " + dec.error(), {}});
+        return;
+      }
+    }
+  } catch (const TransportError& e) {
+    if (!stopping_) events_.push(Event{Event::Type::Closed, std::string("the WebSocket broke: ") + e.what(), {}});
+  }
+}
+
+void WebSocketTransport::close_input() {
+  try {
+    // Status 1000, normal closure.
+    write_frame(WsOpcode::Close, std::string("\x03\xE8", 2), Deadline::after_ms(1000));
+    note("sent a close frame");
+  } catch (const TransportError& e) {
+    note(std::string("close frame: ") + e.what());
+  }
+}
+
+void WebSocketTransport::signal(int sig) {
+  if (served_) served_->signal(sig);
+  else note("cannot signal a server reached by URL");
+}
+
+std::optional<ExitStatus> WebSocketTransport::exit_status() { return served_ ? served_->exit_status() : std::nullopt; }
+
+void WebSocketTransport::stop() {
+  if (stopped_) return;
+  stopped_ = true;
+  stopping_ = true;
+  if (conn_) conn_->abort();
+  if (reader_.joinable()) reader_.join();
+  if (served_) served_->stop(300);
+}
+
+}  // namespace mcpspec::transport::http
