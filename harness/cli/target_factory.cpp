@@ -4,6 +4,7 @@
 #include "harness/cli/paths.hpp"
 #include "harness/transport/http/legacy_sse_transport.hpp"
 #include "harness/transport/http/streamable_http_transport.hpp"
+#include "harness/transport/http/websocket_transport.hpp"
 
 #include <stdexcept>
 
@@ -36,7 +37,6 @@ scenario::TargetSpec network_target(const NetworkTargetOptions& o) {
   if (kind == "stdio") throw UsageError("--transport stdio takes --server, not --url");
   if (kind != "http" && kind != "sse" && kind != "ws")
     throw UsageError("--transport " + kind + ": unknown (stdio, http, sse or ws)");
-  if (kind == "ws") throw UsageError("--transport ws: the WebSocket transport is not available in this build yet");
 
   th::HttpTransportOptions ho;
   ho.url = url;
@@ -59,6 +59,7 @@ scenario::TargetSpec network_target(const NetworkTargetOptions& o) {
       opts.spawn = s;
     }
     if (kind == "sse") return std::unique_ptr<transport::Transport>(new th::LegacySseTransport(opts));
+    if (kind == "ws") return std::unique_ptr<transport::Transport>(new th::WebSocketTransport(opts));
     return std::unique_ptr<transport::Transport>(new th::StreamableHttpTransport(opts));
   };
   return t;

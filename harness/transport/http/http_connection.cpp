@@ -268,6 +268,13 @@ bool HttpConnection::read_body(std::string& out, Deadline deadline) {
   return false;
 }
 
+bool HttpConnection::read_raw(std::string& out, Deadline deadline) {
+  if (buf_.empty() && !fill(deadline)) return false;
+  out += buf_;
+  buf_.clear();
+  return true;
+}
+
 std::string HttpConnection::read_all(Deadline deadline, std::size_t max_bytes) {
   std::string body;
   while (read_body(body, deadline))

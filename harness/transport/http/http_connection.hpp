@@ -52,6 +52,8 @@ class HttpConnection {
   bool read_body(std::string& out, Deadline deadline);
   // Reads the whole remaining body, at most `max_bytes` (throws beyond that).
   std::string read_all(Deadline deadline, std::size_t max_bytes);
+  // After a 101 Switching Protocols: the next raw bytes (buffered ones first); false at EOF.
+  bool read_raw(std::string& out, Deadline deadline);
   // Wakes a read blocked in another thread; the connection is unusable afterwards.
   void abort();
   void close();
