@@ -15,6 +15,7 @@ void add_run_command(CLI::App& app, int& exit_code);
 void add_list_command(CLI::App& app, int& exit_code);
 void add_coverage_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
+void add_fuzz_command(CLI::App& app, int& exit_code);
 void add_bridge_command(CLI::App& app, int& exit_code);
 
 // Usage problems found after parsing (bad values, missing files): reported like CLI11's own.

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   mcpspec::cli::add_list_command(app, exit_code);
   mcpspec::cli::add_coverage_command(app, exit_code);
   mcpspec::cli::add_validate_command(app, exit_code);
+  mcpspec::cli::add_fuzz_command(app, exit_code);
   mcpspec::cli::add_bridge_command(app, exit_code);
   try {
     app.parse(argc, argv);

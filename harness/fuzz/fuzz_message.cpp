@@ -1,0 +1,178 @@
+#include "harness/fuzz/fuzz_message.hpp"
+
+#include "harness/protocol/message.hpp"
+#include "harness/protocol/schema_registry.hpp"
+#include "harness/protocol/versions.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace mcpspec::fuzz {
+
+using nlohmann::json;
+
+int demanded_code(Demand d) {
+  switch (d) {
+    case Demand::ParseError: return -32700;
+    case Demand::InvalidRequest: return -32600;
+    case Demand::UnknownMethod: return -32601;
+    case Demand::InvalidParams: return -32602;
+    case Demand::None: break;
+  }
+  return 0;
+}
+
+const char* demand_name(Demand d) {
+  switch (d) {
+    case Demand::ParseError: return "parse error";
+    case Demand::InvalidRequest: return "invalid request";
+    case Demand::UnknownMethod: return "unknown method";
+    case Demand::InvalidParams: return "invalid params";
+    case Demand::None: break;
+  }
+  return "none";
+}
+
+bool is_made_up_method(const std::string& method) {
+  const auto& reg = protocol::SchemaRegistry::builtin();
+  for (const auto& v : protocol::known_versions())
+    if (reg.method(v, method)) return false;
+  return true;
+}
+
+namespace {
+
+bool valid_utf8(const std::string& s) {
+  std::size_t i = 0, n = s.size();
+  while (i < n) {
+    auto c = static_cast<unsigned char>(s[i]);
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + len > n) return false;
+    for (std::size_t k = 1; k < len; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    i += len;
+  }
+  return true;
+}
+
+bool readable_id(const json& id) { return id.is_string() || id.is_number_integer(); }
+
+bool plain_method_name(const std::string& m) {
+  if (m.empty() || m.size() > 200 || m.rfind("rpc.", 0) == 0) return false;
+  for (unsigned char c : m)
+    if (!(std::isalnum(c) || c == '_' || c == '.' || c == '/' || c == '-')) return false;
+  return true;
+}
+
+// Nesting depth of JSON text, by brackets outside strings (no parse needed).
+std::size_t nesting(const std::string& s) {
+  std::size_t depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (char c : s) {
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+// Beyond these a server may refuse a message whole (as unparsable or too large) without reading
+// its id: an error with id null is then a fair answer, and so is a normal one.
+constexpr std::size_t kLimitDepth = 32;
+constexpr std::size_t kLimitBytes = 1 << 20;
+
+void apply_limits(FuzzMessage& m) {
+  if (m.bytes.size() <= kLimitBytes && nesting(m.bytes) <= kLimitDepth) return;
+  m.may_get_null_error = true;
+  m.at_limits = true;
+  if (m.demand == Demand::InvalidParams || m.demand == Demand::UnknownMethod) m.demand = Demand::None;
+}
+
+void fill_from_json(FuzzMessage& m, const json& msg, const std::string& version,
+                    const protocol::SchemaRegistry& schemas) {
+  m.is_json = true;
+  if (msg.is_array()) {
+    // A batch: answers carry the ids inside; we do not track them one by one. Anything it gets
+    // back is judged as a whole by the envelope and schema checks.
+    m.may_get_null_error = true;
+    m.method = "(batch)";
+    return;
+  }
+  auto c = protocol::classify(msg);
+  if (msg.is_object() && msg.contains("method") && msg["method"].is_string()) m.method = msg["method"];
+  bool id_ok = msg.is_object() && msg.contains("id") && readable_id(msg["id"]);
+  if (c.kind == protocol::Kind::Request && c.problems.empty() && id_ok) {
+    m.id = msg["id"];
+    m.cancellable = m.method == "tools/call";
+    const json* params = msg.contains("params") ? &msg["params"] : nullptr;
+    if (params && !params->is_object()) {
+      m.demand = Demand::InvalidRequest;  // -32600 or -32602 are both fair; only -32603 is judged
+      return;
+    }
+    if (is_made_up_method(m.method)) {
+      // -32601 is owed for a plain unknown name. An empty name, odd characters or the reserved
+      // "rpc." prefix may also be refused as an invalid request.
+      m.demand = plain_method_name(m.method) ? Demand::UnknownMethod : Demand::InvalidRequest;
+      return;
+    }
+    auto info = schemas.method(version, m.method);
+    if (info && info->kind == "request" && info->from != "server") {
+      auto out = schemas.validate(msg, version, protocol::Sender::Client);
+      if (!out.valid) m.demand = Demand::InvalidParams;
+    }
+    return;
+  }
+  if (c.kind == protocol::Kind::Notification && c.problems.empty()) {
+    m.notification = true;
+    return;
+  }
+  if (c.kind == protocol::Kind::Result || c.kind == protocol::Kind::Error) {
+    // We answer nothing the server asked with these; a server should ignore them.
+    return;
+  }
+  // Malformed: it may be answered with an error, carrying its id when that id is readable.
+  m.may_get_null_error = true;
+  if (id_ok) m.id = msg["id"];
+  m.demand = Demand::InvalidRequest;
+}
+
+}  // namespace
+
+FuzzMessage describe_message(std::string bytes, std::string origin, const std::string& version,
+                             const protocol::SchemaRegistry& schemas) {
+  FuzzMessage m;
+  m.origin = std::move(origin);
+  bool utf8 = valid_utf8(bytes);
+  json msg = json::parse(bytes, nullptr, false);
+  if (!msg.is_discarded() && utf8) {
+    fill_from_json(m, msg, version, schemas);
+  } else {
+    m.may_get_null_error = true;
+    // Bytes that are not UTF-8 are not JSON text either (RFC 8259), but many parsers repair them
+    // silently; only plainly unparsable text owes -32700.
+    if (msg.is_discarded() && utf8) m.demand = Demand::ParseError;
+  }
+  m.bytes = std::move(bytes);
+  apply_limits(m);
+  return m;
+}
+
+FuzzMessage describe_message(const json& message, std::string origin, const std::string& version,
+                             const protocol::SchemaRegistry& schemas) {
+  FuzzMessage m;
+  m.origin = std::move(origin);
+  fill_from_json(m, message, version, schemas);
+  m.bytes = message.dump(-1, ' ', false, json::error_handler_t::replace);
+  apply_limits(m);
+  return m;
+}
+
+}  // namespace mcpspec::fuzz

@@ -1,0 +1,49 @@
+#pragma once
+// One message the fuzzer sends, with what a correct server owes in return: a response with a
+// given id, nothing (a notification), or an error whose code JSON-RPC fixes.
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+
+namespace mcpspec::protocol {
+class SchemaRegistry;
+}
+
+namespace mcpspec::fuzz {
+
+// Why a specific error code is owed (see /work/shared/mcp-spec/ERROR_CODES.md).
+enum class Demand {
+  None,           // any answer the spec allows
+  ParseError,     // bytes that are not JSON: -32700
+  InvalidRequest, // JSON that is not a valid request object: -32600
+  UnknownMethod,  // a request for a method no protocol version has: -32601
+  InvalidParams,  // params our protocol schema rejects for a known method: -32602
+};
+int demanded_code(Demand d);          // 0 for None
+const char* demand_name(Demand d);    // "parse error", ...
+
+struct FuzzMessage {
+  std::string bytes;                  // the frame as written, without the newline
+  bool is_json = false;               // bytes parse as JSON (valid UTF-8 too)
+  std::string method;                 // "" when none or unreadable
+  std::optional<nlohmann::json> id;   // a request id (string or integer) a response must echo
+  bool notification = false;          // a well-formed notification: nothing may answer it
+  bool may_get_null_error = false;    // malformed: an error with id null is a fair answer
+  Demand demand = Demand::None;
+  std::string origin;                 // how it was made, for reports ("tools/call echo full | deep-nest")
+  bool at_limits = false;             // very deep or very large: may be refused whole
+  bool cancellable = false;           // a tools/call: slow answers are cancelled, not reported
+};
+
+// Reads `bytes` and fills in everything above but `origin`. `version` selects the method table
+// and schemas used for the demanded code.
+FuzzMessage describe_message(std::string bytes, std::string origin, const std::string& version,
+                             const protocol::SchemaRegistry& schemas);
+FuzzMessage describe_message(const nlohmann::json& message, std::string origin, const std::string& version,
+                             const protocol::SchemaRegistry& schemas);
+
+// True for method names no protocol version defines (our own "unknown method" probes).
+bool is_made_up_method(const std::string& method);
+
+}  // namespace mcpspec::fuzz

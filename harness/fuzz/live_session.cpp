@@ -1,0 +1,255 @@
+#include "harness/fuzz/live_session.hpp"
+
+#include "harness/protocol/schema_registry.hpp"
+
+namespace mcpspec::fuzz {
+
+using nlohmann::json;
+
+namespace {
+// History indexes of our own probes (initialize, liveness pings) lie far above any real history.
+constexpr std::size_t kProbeBase = std::size_t{1} << 60;
+constexpr std::size_t kStderrTail = 20;
+}  // namespace
+
+LiveSession::LiveSession(TransportFactory make, SessionSettings settings)
+    : make_(std::move(make)), settings_(std::move(settings)), tracker_(*settings_.schemas, settings_.version) {}
+
+LiveSession::~LiveSession() { stop(); }
+
+void LiveSession::stop() {
+  if (transport_) transport_->stop();
+  alive_ = false;
+}
+
+void LiveSession::clear_history() {
+  history_.clear();
+  history_bytes_ = 0;
+  tracker_.reset();
+}
+
+void LiveSession::on_gone(std::vector<Anomaly>& out, std::optional<transport::ExitStatus> status, const std::string& how) {
+  if (!alive_) return;
+  alive_ = false;
+  death_ = "crash";
+  if (!status && transport_) {
+    // The output closed first; the exit status follows shortly.
+    Deadline dl = Deadline::after_ms(1000);
+    while (!status && !dl.passed()) {
+      auto ev = transport_->receive(Deadline::after_ms(std::min(dl.remaining_ms(), 50)));
+      if (ev.type == transport::Event::Type::Exited) status = ev.status;
+      if (ev.type == transport::Event::Type::Stderr) {
+        stderr_tail_.push_back(ev.text);
+        if (stderr_tail_.size() > kStderrTail) stderr_tail_.pop_front();
+      }
+    }
+  }
+  Anomaly a;
+  a.oracle = oracle::crash;
+  a.method = "?";
+  a.signature = status ? status->text() : "output closed";
+  a.detail = "the target " + (status ? "ended (" + status->text() + ")" : how);
+  a.received = a.signature;
+  if (!stderr_tail_.empty()) a.received += "; last stderr: " + shorten(stderr_tail_.back(), 200);
+  out.push_back(std::move(a));
+}
+
+void LiveSession::declare_hang(std::vector<Anomaly>& out, const std::string& why) {
+  if (!alive_) return;
+  alive_ = false;
+  death_ = "hang";
+  Anomaly a;
+  a.oracle = oracle::hang;
+  a.method = "?";
+  a.signature = "unresponsive";
+  a.detail = why;
+  a.received = "(nothing within " + std::to_string(settings_.timeout_ms) + " ms)";
+  out.push_back(std::move(a));
+  if (transport_) transport_->stop();
+}
+
+void LiveSession::write(const std::string& bytes, std::vector<Anomaly>& out) {
+  if (!alive_) return;
+  try {
+    transport_->send(bytes, Deadline::after_ms(settings_.timeout_ms));
+  } catch (const transport::TransportError& e) {
+    if (auto st = transport_->exit_status()) {
+      on_gone(out, st, "");
+      return;
+    }
+    // Alive but not reading its input: it may still die of what it got; give it a moment.
+    Deadline dl = Deadline::after_ms(200);
+    while (alive_ && pump(dl, out)) {
+    }
+    if (alive_) declare_hang(out, std::string("the target stopped reading its input: ") + e.what());
+  }
+}
+
+bool LiveSession::pump(Deadline deadline, std::vector<Anomaly>& out) {
+  if (!transport_ || !alive_) return false;
+  auto ev = transport_->receive(deadline);
+  using T = transport::Event::Type;
+  switch (ev.type) {
+    case T::Timeout:
+      return false;
+    case T::Stderr:
+      stderr_tail_.push_back(std::move(ev.text));
+      if (stderr_tail_.size() > kStderrTail) stderr_tail_.pop_front();
+      return true;
+    case T::Oversize:
+      out.push_back(tracker_.oversize(ev.text));
+      return true;
+    case T::Closed:
+      on_gone(out, std::nullopt, "closed its output");
+      return true;
+    case T::Exited:
+      on_gone(out, ev.status, "");
+      return true;
+    case T::Frame:
+      break;
+  }
+  ++frames_in_;
+  auto r = tracker_.on_frame(ev.text, Clock::now());
+  for (auto& a : r.anomalies) out.push_back(std::move(a));
+  if (r.latency_us) latency_.add(*r.latency_us);
+  if (r.answered && awaited_index_ && *r.answered == *awaited_index_) {
+    awaited_done_ = true;
+    awaited_result_ = std::move(r.result);
+  }
+  if (r.reply) write(r.reply->dump(), out);
+  return true;
+}
+
+void LiveSession::start(std::vector<Anomaly>& out) {
+  transport_ = make_();
+  transport_->start();
+  alive_ = true;
+  death_.clear();
+  const std::string version = settings_.version;
+  json init = {{"jsonrpc", "2.0"},
+               {"id", 0},
+               {"method", "initialize"},
+               {"params",
+                {{"protocolVersion", version},
+                 {"capabilities", json::object()},
+                 {"clientInfo", {{"name", "mcpspec-fuzz"}, {"version", MCPSPEC_VERSION}}}}}};
+  FuzzMessage im = describe_message(init, "handshake", version, *settings_.schemas);
+  awaited_index_ = kProbeBase + probe_++;
+  awaited_done_ = false;
+  tracker_.on_sent(im, *awaited_index_, Clock::now());
+  write(im.bytes, out);
+  Deadline dl = Deadline::after_ms(settings_.startup_timeout_ms);
+  while (alive_ && !awaited_done_ && !dl.passed()) pump(dl, out);
+  if (!alive_) return;  // it died: the crash is in `out`
+  if (!awaited_done_) {
+    stop();
+    throw transport::TransportError("the target did not answer initialize within " +
+                                    std::to_string(settings_.startup_timeout_ms) + " ms");
+  }
+  awaited_index_.reset();
+  const json& res = awaited_result_;
+  if (!res.is_object()) {
+    stop();
+    throw transport::TransportError("initialize failed (the target answered with an error)");
+  }
+  if (res.contains("protocolVersion") && res["protocolVersion"].is_string() &&
+      settings_.schemas->has_version(res["protocolVersion"].get<std::string>()))
+    tracker_.set_version(res["protocolVersion"]);
+  if (res.contains("capabilities") && res["capabilities"].is_object()) capabilities_ = res["capabilities"];
+  write(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump(), out);
+
+  if (!settings_.list_tools || !capabilities_.contains("tools")) return;
+  // tools/list goes into the history like any fuzz message: if it misbehaves, replaying it is
+  // part of the reproducer.
+  json cursor = nullptr;
+  for (int page = 0; page < 5 && alive_; ++page) {
+    json req = {{"jsonrpc", "2.0"}, {"id", "tools-" + std::to_string(page)}, {"method", "tools/list"}};
+    if (!cursor.is_null()) req["params"] = {{"cursor", cursor}};
+    awaited_index_ = history_.size();
+    awaited_done_ = false;
+    awaited_result_ = nullptr;
+    send(describe_message(req, "handshake tools/list", tracker_.version(), *settings_.schemas), out);
+    Deadline tl = Deadline::after_ms(settings_.timeout_ms);
+    while (alive_ && !awaited_done_ && pump(tl, out)) {
+    }
+    awaited_index_.reset();
+    if (!awaited_done_ || !awaited_result_.is_object()) break;
+    if (awaited_result_.contains("tools") && awaited_result_["tools"].is_array())
+      for (const auto& t : awaited_result_["tools"]) tools_.push_back(t);
+    cursor = awaited_result_.value("nextCursor", json(nullptr));
+    if (!cursor.is_string()) break;
+  }
+}
+
+void LiveSession::send(const FuzzMessage& m, std::vector<Anomaly>& out) {
+  if (!alive_) return;
+  std::size_t index = history_.size();
+  history_.push_back(m);
+  history_bytes_ += m.bytes.size();
+  tracker_.on_sent(m, index, Clock::now());
+  write(m.bytes, out);
+  if (m.cancellable && settings_.window > 1 &&
+      tracker_.calls_in_flight() > std::max<std::size_t>(2, settings_.window / 4)) {
+    // Tool calls may be slow by design; rather than let them fill the window, cancel the oldest,
+    // as a client that gave up would (the cancellation is part of the history, so replays see it).
+    if (auto old = tracker_.oldest_call()) {
+      json cancel = {{"jsonrpc", "2.0"},
+                     {"method", "notifications/cancelled"},
+                     {"params", {{"requestId", old->id}, {"reason", "mcpspec fuzz: too many calls in flight"}}}};
+      send(describe_message(cancel, "cancel (calls in flight)", tracker_.version(), *settings_.schemas), out);
+    }
+  }
+  while (alive_ && tracker_.outstanding() >= settings_.window) {
+    if (!pump(Deadline::after_ms(settings_.timeout_ms), out)) {
+      settle(out);  // nothing for a whole timeout: is it still there?
+      break;
+    }
+  }
+}
+
+bool LiveSession::settle(std::vector<Anomaly>& out) {
+  if (!alive_) return false;
+  json ping = {{"jsonrpc", "2.0"}, {"id", "mcpspec-ping-" + std::to_string(probe_)}, {"method", "ping"}};
+  FuzzMessage pm = describe_message(ping, "liveness ping", tracker_.version(), *settings_.schemas);
+  awaited_index_ = kProbeBase + probe_++;
+  awaited_done_ = false;
+  tracker_.on_sent(pm, *awaited_index_, Clock::now());
+  write(pm.bytes, out);
+  Deadline dl = Deadline::after_ms(settings_.timeout_ms);
+  while (alive_ && !(awaited_done_ && tracker_.outstanding() == 0)) {
+    if (!pump(dl, out)) break;
+  }
+  awaited_index_.reset();
+  if (!alive_) return false;
+  if (!awaited_done_) {
+    declare_hang(out, "the target did not answer a ping within " + std::to_string(settings_.timeout_ms) + " ms");
+    return false;
+  }
+  // Alive, yet some requests are still unanswered after a whole timeout.
+  for (const auto& p : tracker_.waiting_since(Clock::now())) {
+    if (p.cancellable && !p.optional) {
+      // A slow tool call: cancelling it is what a client does; its answer becomes optional.
+      json cancel = {{"jsonrpc", "2.0"},
+                     {"method", "notifications/cancelled"},
+                     {"params", {{"requestId", p.id}, {"reason", "mcpspec fuzz: timed out"}}}};
+      write(cancel.dump(), out);
+    } else if (!p.optional && (Clock::now() - p.sent) > std::chrono::milliseconds(settings_.timeout_ms)) {
+      Anomaly a;
+      a.oracle = oracle::no_response;
+      a.method = p.method.empty() ? "?" : p.method;
+      a.signature = "unanswered";
+      a.detail = "request " + p.id.dump() + " (" + p.method + ") got no answer within " +
+                 std::to_string(settings_.timeout_ms) + " ms, though the target still answers ping";
+      a.received = "(no response)";
+      if (p.index < kProbeBase) a.trigger = p.index;
+      a.trigger_id = p.id;
+      out.push_back(std::move(a));
+    } else if (!p.optional) {
+      continue;  // sent recently: still has time
+    }
+    tracker_.forget(p.id);
+  }
+  return alive_;
+}
+
+}  // namespace mcpspec::fuzz

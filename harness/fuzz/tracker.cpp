@@ -1,0 +1,388 @@
+#include "harness/fuzz/tracker.hpp"
+
+#include "harness/protocol/message.hpp"
+#include "harness/protocol/schema_registry.hpp"
+
+#include <algorithm>
+
+namespace mcpspec::fuzz {
+
+using nlohmann::json;
+
+namespace {
+constexpr std::size_t kRememberedIds = 4096;
+constexpr std::size_t kMaxMalformed = 10000;
+
+std::string compact(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+bool readable_id(const json& id) { return id.is_string() || id.is_number_integer(); }
+}  // namespace
+
+std::string shorten(const std::string& s, std::size_t n) {
+  if (s.size() <= n) return s;
+  return s.substr(0, n) + "... (" + std::to_string(s.size()) + " bytes)";
+}
+
+Tracker::Tracker(const protocol::SchemaRegistry& schemas, std::string version)
+    : schemas_(schemas), version_(std::move(version)) {}
+
+void Tracker::add_pending(Pending p) {
+  std::string key = protocol::id_key(p.id);
+  auto& seqs = by_id_[key];
+  if (!seqs.empty()) {
+    // The same id again while the first is in flight: either answer fits, neither is owed.
+    for (std::size_t s : seqs) {
+      auto it = by_seq_.find(s);
+      if (it == by_seq_.end()) continue;
+      if (!it->second.optional) --required_;
+      it->second.optional = true;
+      it->second.ambiguous = true;
+    }
+    p.optional = true;
+    p.ambiguous = true;
+  }
+  answered_.erase(key);
+  if (sent_ids_.insert(key).second) {
+    sent_order_.push_back(key);
+    if (sent_order_.size() > kRememberedIds) {
+      sent_ids_.erase(sent_order_.front());
+      sent_order_.pop_front();
+    }
+  }
+  if (!p.optional) ++required_;
+  std::size_t s = seq_++;
+  seqs.push_back(s);
+  by_seq_.emplace(s, std::move(p));
+}
+
+void Tracker::remove_pending(std::map<std::size_t, Pending>::iterator it) {
+  if (!it->second.optional) --required_;
+  auto idit = by_id_.find(protocol::id_key(it->second.id));
+  if (idit != by_id_.end()) {
+    auto& seqs = idit->second;
+    seqs.erase(std::remove(seqs.begin(), seqs.end(), it->first), seqs.end());
+    if (seqs.empty()) by_id_.erase(idit);
+  }
+  by_seq_.erase(it);
+}
+
+void Tracker::remember_answered(const std::string& key) {
+  if (answered_.insert(key).second) {
+    answered_order_.push_back(key);
+    if (answered_order_.size() > kRememberedIds) {
+      answered_.erase(answered_order_.front());
+      answered_order_.pop_front();
+    }
+  }
+}
+
+void Tracker::on_sent(const FuzzMessage& m, std::size_t index, Clock::time_point at) {
+  if (m.method == "(batch)") {
+    json batch = json::parse(m.bytes, nullptr, false);
+    if (batch.is_array())
+      for (const auto& e : batch)
+        if (e.is_object() && e.contains("method") && e.contains("id") && readable_id(e["id"]))
+          add_pending(Pending{index, e["method"].is_string() ? e["method"].get<std::string>() : "", e["id"], at,
+                              Demand::None, true, false});
+  }
+  if (m.may_get_null_error) {
+    malformed_.push_back({index, m.demand, m.method});
+    if (malformed_.size() > kMaxMalformed) malformed_.pop_front();
+    if (!m.id && m.is_json) {
+      json msg = json::parse(m.bytes, nullptr, false);
+      if (msg.is_object() && msg.contains("id") && !msg["id"].is_null()) {
+        odd_ids_.emplace_back(msg["id"], Malformed{index, m.demand, m.method});
+        if (odd_ids_.size() > 256) odd_ids_.pop_front();
+      }
+    }
+  }
+  if (m.id) {
+    bool optional = m.may_get_null_error;  // malformed with a readable id: its error may carry null
+    add_pending(Pending{index, m.method, *m.id, at, m.demand, optional, m.cancellable});
+  }
+  if (m.notification && m.method == "notifications/cancelled") {
+    // Our cancellation: the target may drop the answer (or send it anyway, if it was already done).
+    json msg = json::parse(m.bytes, nullptr, false);
+    const json* rid = msg.is_object() && msg.contains("params") && msg["params"].is_object() &&
+                              msg["params"].contains("requestId")
+                          ? &msg["params"]["requestId"]
+                          : nullptr;
+    if (rid && readable_id(*rid)) {
+      if (auto it = by_id_.find(protocol::id_key(*rid)); it != by_id_.end()) {
+        for (std::size_t s : it->second) {
+          auto p = by_seq_.find(s);
+          if (p != by_seq_.end() && !p->second.optional) {
+            p->second.optional = true;
+            --required_;
+          }
+        }
+      }
+    }
+  }
+}
+
+std::vector<Tracker::Pending> Tracker::waiting_since(Clock::time_point before) const {
+  std::vector<Pending> out;
+  for (const auto& [s, p] : by_seq_)
+    if (p.sent < before) out.push_back(p);
+  return out;
+}
+
+std::size_t Tracker::calls_in_flight() const {
+  std::size_t n = 0;
+  for (const auto& [s, p] : by_seq_) n += p.cancellable && !p.optional;
+  return n;
+}
+
+std::optional<Tracker::Pending> Tracker::oldest_call() const {
+  for (const auto& [s, p] : by_seq_)
+    if (p.cancellable && !p.optional) return p;
+  return std::nullopt;
+}
+
+bool Tracker::is_pending(const json& id) const { return by_id_.count(protocol::id_key(id)) > 0; }
+
+void Tracker::forget(const json& id) {
+  auto it = by_id_.find(protocol::id_key(id));
+  if (it == by_id_.end()) return;
+  auto p = by_seq_.find(it->second.front());
+  if (p != by_seq_.end()) remove_pending(p);
+  // A late answer to a request we gave up on is not a wrong id.
+  std::string key = protocol::id_key(id);
+  if (forgotten_.insert(key).second) {
+    forgotten_order_.push_back(key);
+    if (forgotten_order_.size() > kRememberedIds) {
+      forgotten_.erase(forgotten_order_.front());
+      forgotten_order_.pop_front();
+    }
+  }
+}
+
+void Tracker::reset() {
+  by_seq_.clear();
+  by_id_.clear();
+  required_ = 0;
+  malformed_.clear();
+  odd_ids_.clear();
+}
+
+Anomaly Tracker::oversize(const std::string& what) const {
+  Anomaly a;
+  a.oracle = oracle::not_json_rpc;
+  a.method = "?";
+  a.signature = "oversize line";
+  a.detail = "the target wrote a line longer than the message size limit";
+  a.received = shorten(what);
+  return a;
+}
+
+Tracker::Result Tracker::on_frame(const std::string& text, Clock::time_point at) {
+  Result out;
+  json msg = json::parse(text, nullptr, false);
+  if (msg.is_discarded()) {
+    Anomaly a;
+    a.oracle = oracle::not_json_rpc;
+    a.method = "?";
+    a.signature = "not JSON";
+    a.detail = "the target wrote a line that is not JSON";
+    a.received = shorten(text);
+    out.anomalies.push_back(std::move(a));
+    return out;
+  }
+  if (msg.is_array() && !msg.empty()) {
+    // A batch answer: judge each member as if it came alone, then the batch's own schema.
+    for (const auto& e : msg) {
+      if (!e.is_object() || e.contains("method")) continue;
+      judge_response(e, at, out);
+    }
+    return out;
+  }
+  auto c = protocol::classify(msg);
+  if (c.kind == protocol::Kind::Invalid || c.kind == protocol::Kind::Batch) {
+    Anomaly a;
+    a.oracle = oracle::not_json_rpc;
+    a.method = "?";
+    a.signature = "not a JSON-RPC message";
+    a.detail = "the target wrote JSON that is not a JSON-RPC message" +
+               (c.problems.empty() ? std::string() : ": " + c.problems.front());
+    a.received = shorten(text);
+    out.anomalies.push_back(std::move(a));
+    return out;
+  }
+  if (c.kind == protocol::Kind::Request || c.kind == protocol::Kind::Notification) {
+    auto v = schemas_.validate(msg, version_, protocol::Sender::Server);
+    if (!v.valid) {
+      Anomaly a;
+      a.oracle = oracle::schema;
+      a.method = c.method;
+      a.signature = v.definition;
+      a.detail = "a " + std::string(protocol::kind_name(c.kind)) + " from the target is invalid for " + version_ +
+                 (v.issues.empty() ? std::string() : ": " + v.issues.front().pointer + ": " + v.issues.front().message);
+      a.received = shorten(text);
+      out.anomalies.push_back(std::move(a));
+    }
+    if (c.kind == protocol::Kind::Request && c.id) {
+      // We declared no client capabilities: only ping is ours to serve.
+      if (c.method == "ping")
+        out.reply = json{{"jsonrpc", "2.0"}, {"id", *c.id}, {"result", json::object()}};
+      else
+        out.reply = json{{"jsonrpc", "2.0"}, {"id", *c.id},
+                         {"error", {{"code", -32601}, {"message", "the fuzzing client serves no " + c.method}}}};
+    }
+    return out;
+  }
+  judge_response(msg, at, out);
+  return out;
+}
+
+void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out) {
+  auto c = protocol::classify(msg);
+  std::string text = compact(msg);
+  bool is_error = c.kind == protocol::Kind::Error;
+  const json id = msg.contains("id") ? msg["id"] : json(nullptr);
+  std::string key = protocol::id_key(id);
+  auto idit = readable_id(id) ? by_id_.find(key) : by_id_.end();
+
+  if (idit == by_id_.end()) {
+    // Not an answer to anything in flight.
+    if (readable_id(id) && forgotten_.erase(key)) return;
+    if (id.is_null() && is_error && !malformed_.empty()) {
+      Malformed m = malformed_.front();
+      malformed_.pop_front();
+      const json* code = msg["error"].is_object() && msg["error"].contains("code") ? &msg["error"]["code"] : nullptr;
+      if (code && code->is_number_integer() && code->get<long long>() == -32603 && m.demand != Demand::None) {
+        Anomaly a;
+        a.oracle = oracle::internal_error;
+        a.method = m.method.empty() ? "?" : m.method;
+        a.signature = std::string("-32603 for ") + demand_name(m.demand);
+        a.detail = std::string("a ") + demand_name(m.demand) + " was answered with -32603 (internal error) instead of " +
+                   std::to_string(demanded_code(m.demand));
+        a.received = shorten(text);
+        a.trigger = m.index;
+        a.demanded_code = demanded_code(m.demand);
+        out.anomalies.push_back(std::move(a));
+      }
+      return;
+    }
+    for (auto it = odd_ids_.begin(); it != odd_ids_.end(); ++it) {
+      if (it->first != id) continue;
+      // The server echoed an id MCP does not allow: answering is fair, but the answer must
+      // still be a valid message (an id of that type is not).
+      Malformed m = it->second;
+      odd_ids_.erase(it);
+      auto v = schemas_.validate(msg, version_, protocol::Sender::Server);
+      if (!v.valid) {
+        Anomaly a;
+        a.oracle = oracle::schema;
+        a.method = m.method.empty() ? "?" : m.method;
+        a.signature = "response id";
+        a.detail = "the answer to a request with the invalid id " + shorten(compact(id), 40) + " echoes it, so it is invalid for " +
+                   version_ + (v.issues.empty() ? std::string() : ": " + v.issues.front().pointer + ": " + v.issues.front().message);
+        a.received = shorten(text);
+        a.trigger = m.index;
+        out.anomalies.push_back(std::move(a));
+      }
+      return;
+    }
+    Anomaly a;
+    a.method = "?";
+    a.received = shorten(text);
+    if (id.is_null() || !msg.contains("id")) {
+      a.oracle = oracle::response_to_notification;
+      a.signature = is_error ? "error with id null" : "result with id null";
+      a.detail = "the target sent a response with no request id, answering a notification (or nothing)";
+    } else {
+      a.oracle = oracle::wrong_id;
+      bool seen = readable_id(id) && (answered_.count(key) || sent_ids_.count(key));
+      a.signature = seen ? "duplicate answer" : "unknown id";
+      a.detail = seen ? "the target answered request id " + compact(id) + " a second time"
+                      : "the target answered with id " + shorten(compact(id), 80) + ", which no request of ours had";
+      // The request it most likely meant: the oldest one still waiting. Take it off the books so a
+      // wrong id is reported once, not again as a missing answer.
+      if (!seen && readable_id(id)) {
+        for (auto it = by_seq_.begin(); it != by_seq_.end(); ++it) {
+          if (it->second.optional) continue;
+          // Only a guess: the method stays "?" (so one wrong-id bug is minimized once); the
+          // minimizer names the method of the message that really provokes it.
+          a.detail += " (probably the answer to request " + compact(it->second.id) + ", " + it->second.method + ")";
+          a.trigger = it->second.index;
+          remember_answered(protocol::id_key(it->second.id));
+          remove_pending(it);
+          break;
+        }
+      }
+    }
+    out.anomalies.push_back(std::move(a));
+    return;
+  }
+
+  auto pit = by_seq_.find(idit->second.front());  // the oldest request with this id
+  Pending p = pit->second;
+  remove_pending(pit);
+  remember_answered(key);
+  // A malformed message answered with its own id: its null-id allowance is used up too.
+  for (auto it = malformed_.begin(); it != malformed_.end(); ++it)
+    if (it->index == p.index) {
+      malformed_.erase(it);
+      break;
+    }
+  out.latency_us = std::chrono::duration<double, std::micro>(at - p.sent).count();
+  out.answered = p.index;
+  if (!is_error && msg.contains("result")) out.result = msg["result"];
+
+  auto base = [&](const char* o) {
+    Anomaly a;
+    a.oracle = o;
+    a.method = p.method.empty() ? "?" : p.method;
+    a.received = shorten(text);
+    a.trigger = p.index;
+    a.trigger_id = p.id;
+    return a;
+  };
+  if (p.ambiguous) return;  // which of two requests with one id this answers cannot be known
+  if (!c.problems.empty()) {
+    Anomaly a = base(oracle::not_json_rpc);
+    a.signature = "bad envelope";
+    a.detail = "the response's JSON-RPC envelope is wrong: " + c.problems.front();
+    out.anomalies.push_back(std::move(a));
+    return;
+  }
+  if (is_error) {
+    const json& err = msg["error"];
+    const json* code = err.is_object() && err.contains("code") ? &err["code"] : nullptr;
+    long long code_v = code && code->is_number_integer() ? code->get<long long>() : 0;
+    if (code_v == -32603 && p.demand != Demand::None) {
+      Anomaly a = base(oracle::internal_error);
+      a.signature = std::string("-32603 for ") + demand_name(p.demand);
+      a.detail = std::string("a request with a ") + demand_name(p.demand) + " was answered -32603 (internal error) instead of " +
+                 std::to_string(demanded_code(p.demand));
+      a.demanded_code = demanded_code(p.demand);
+      out.anomalies.push_back(std::move(a));
+    } else if (p.demand == Demand::UnknownMethod && code && code_v != -32601) {
+      Anomaly a = base(oracle::wrong_error_code);
+      a.signature = "code " + compact(*code) + " for an unknown method";
+      a.detail = "an unknown method was answered with code " + compact(*code) + " instead of -32601";
+      a.demanded_code = -32601;
+      out.anomalies.push_back(std::move(a));
+    }
+  } else if (p.demand == Demand::UnknownMethod) {
+    Anomaly a = base(oracle::wrong_error_code);
+    a.signature = "result for an unknown method";
+    a.detail = "an unknown method was answered with a result instead of error -32601";
+    a.demanded_code = -32601;
+    out.anomalies.push_back(std::move(a));
+  }
+  // Schema of the negotiated version; the method selects the result definition (an error or a
+  // malformed request's answer is judged by the envelope only).
+  bool known = !p.method.empty() && !p.optional && schemas_.method(version_, p.method).has_value();
+  auto v = schemas_.validate(msg, version_, protocol::Sender::Server, known ? p.method : std::string());
+  if (!v.valid) {
+    Anomaly a = base(oracle::schema);
+    a.signature = v.definition.empty() ? "response" : v.definition;
+    a.detail = "the response is invalid for " + version_ +
+               (v.issues.empty() ? std::string() : ": " + v.issues.front().pointer + ": " + v.issues.front().message);
+    out.anomalies.push_back(std::move(a));
+  }
+}
+
+}  // namespace mcpspec::fuzz

@@ -1,0 +1,93 @@
+#pragma once
+// The oracles that judge each frame the target writes: it knows every request in flight (so a
+// response can be matched to the message it answers, even with many outstanding) and what each
+// message is owed. Pure bookkeeping: no I/O, so it is tested frame by frame.
+#include "harness/fuzz/anomaly.hpp"
+#include "harness/fuzz/fuzz_message.hpp"
+#include "harness/util/clock.hpp"
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace mcpspec::protocol {
+class SchemaRegistry;
+}
+
+namespace mcpspec::fuzz {
+
+class Tracker {
+ public:
+  Tracker(const protocol::SchemaRegistry& schemas, std::string version);
+  void set_version(std::string v) { version_ = std::move(v); }
+  const std::string& version() const { return version_; }
+
+  // A message about to be written; `index` is its place in the session's history.
+  void on_sent(const FuzzMessage& m, std::size_t index, Clock::time_point at);
+
+  struct Result {
+    std::vector<Anomaly> anomalies;
+    std::optional<nlohmann::json> reply;    // what to answer a request the target sent us
+    std::optional<double> latency_us;       // a response matched one of ours
+    std::optional<std::size_t> answered;    // history index of the request it answered
+    nlohmann::json result = nullptr;        // the matched response's result (or null)
+  };
+  Result on_frame(const std::string& text, Clock::time_point at);
+  // A frame longer than the transport's limit.
+  Anomaly oversize(const std::string& what) const;
+
+  struct Pending {
+    std::size_t index = 0;
+    std::string method;
+    nlohmann::json id;
+    Clock::time_point sent;
+    Demand demand = Demand::None;
+    bool optional = false;     // malformed or cancelled: an answer may or may not come
+    bool cancellable = false;  // a tools/call: a slow one is cancelled rather than reported
+    bool ambiguous = false;    // its id was in flight twice: an answer cannot be told apart
+  };
+  // Requests still waiting that a correct target must answer.
+  std::size_t outstanding() const { return required_; }
+  std::size_t pending() const { return by_seq_.size(); }
+  // Requests sent before `before` that are still waiting, oldest first.
+  std::vector<Pending> waiting_since(Clock::time_point before) const;
+  bool is_pending(const nlohmann::json& id) const;
+  // Tool calls in flight that are still owed an answer, and the oldest of them.
+  std::size_t calls_in_flight() const;
+  std::optional<Pending> oldest_call() const;
+  void forget(const nlohmann::json& id);
+  // Drops all bookkeeping tied to history indexes (at a checkpoint, after everything settled).
+  void reset();
+
+ private:
+  void judge_response(const nlohmann::json& msg, Clock::time_point at, Result& out);
+  void add_pending(Pending p);
+  void remove_pending(std::map<std::size_t, Pending>::iterator it);
+  void remember_answered(const std::string& key);
+
+  const protocol::SchemaRegistry& schemas_;
+  std::string version_;
+  std::map<std::size_t, Pending> by_seq_;                 // send order -> pending request
+  std::unordered_map<std::string, std::deque<std::size_t>> by_id_;  // id key -> send order (oldest first)
+  std::size_t seq_ = 0, required_ = 0;
+  // Malformed messages, oldest first: each may be answered by one error with id null.
+  struct Malformed { std::size_t index; Demand demand; std::string method; };
+  std::deque<Malformed> malformed_;
+  // Ids of malformed messages that MCP does not allow (1.5, true, {}...): a server may echo them.
+  std::deque<std::pair<nlohmann::json, Malformed>> odd_ids_;
+  std::set<std::string> answered_;                        // recently answered ids (bounded)
+  std::deque<std::string> answered_order_;
+  std::set<std::string> sent_ids_;                        // ids we ever used (bounded like answered_)
+  std::deque<std::string> sent_order_;
+  std::set<std::string> forgotten_;                       // given up on (cancelled, timed out)
+  std::deque<std::string> forgotten_order_;
+};
+
+// At most `n` bytes of `s` for a report, with the full length noted when cut.
+std::string shorten(const std::string& s, std::size_t n = 300);
+
+}  // namespace mcpspec::fuzz
