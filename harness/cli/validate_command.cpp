@@ -1,5 +1,6 @@
 // `mcpspec validate`: check scenario files, or check JSON-RPC messages against a protocol version.
 #include "harness/cli/commands.hpp"
+#include "harness/protocol/peer_json.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/protocol/versions.hpp"
 #include "harness/scenario/loader.hpp"
@@ -33,15 +34,14 @@ int validate_messages(const ValidateArgs& a) {
   while (std::getline(in, line)) {
     ++lineno;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::json msg;
-    try {
-      msg = nlohmann::json::parse(line);
-    } catch (const std::exception& e) {
-      std::cout << fmt::format("{}:{}: not JSON: {}\n", a.messages, lineno, e.what());
+    auto read = protocol::read_peer_json(line);
+    if (read.status != protocol::PeerJson::Status::Ok) {
+      const char* what = read.status == protocol::PeerJson::Status::NotJson ? "not JSON" : "unreadable";
+      std::cout << fmt::format("{}:{}: {}: {}\n", a.messages, lineno, what, read.detail);
       ++bad;
       continue;
     }
-    auto v = reg.validate(msg, a.protocol, sender);
+    auto v = reg.validate(read.value, a.protocol, sender);
     if (!v.valid) {
       ++bad;
       for (const auto& i : v.issues)

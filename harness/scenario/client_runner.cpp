@@ -3,6 +3,7 @@
 #include "harness/scenario/client_session.hpp"
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/requirements.hpp"
+#include "harness/scenario/scenario_outcome.hpp"
 #include "harness/scenario/substitute.hpp"
 #include "harness/scenario/workdir.hpp"
 #include "harness/protocol/schema_registry.hpp"
@@ -463,68 +464,24 @@ class ClientExecution {
   std::optional<std::string> skip_reason_;
 };
 
-Verdict verdict_from(const std::vector<Finding>& findings) {
-  bool should = false;
-  for (const auto& f : findings) {
-    if (f.level == Level::Must) return Verdict::Fail;
-    if (f.level == Level::Should) should = true;
-  }
-  return should ? Verdict::Warn : Verdict::Pass;
-}
-
 }  // namespace
 
 ScenarioResult run_client_scenario(const Scenario& s, const RunConfig& cfg) {
-  ScenarioResult r;
-  r.id = s.id;
-  r.title = s.title;
-  r.file = s.file;
-  r.area = s.area;
-  r.protocol = cfg.proposed_version;
-  r.role = "client";
-  r.transport = cfg.target.transport;
-  r.requirements = s.requirements;
-  r.level = s.level;
-  r.tags = s.tags;
-  if (cfg.catalog && !s.requirements.empty())
-    if (auto q = cfg.catalog->find(cfg.proposed_version, s.requirements.front())) r.section = q->section;
-  auto t0 = Clock::now();
-  auto finish = [&](Verdict v, std::string reason) {
-    r.verdict = v;
-    r.reason = std::move(reason);
-    r.duration_ms = ms_since(t0);
-    return r;
-  };
-  if (s.role != "client") return finish(Verdict::Skip, "a " + s.role + "-role scenario; this run tests a client");
-  if (!s.protocol.contains(cfg.proposed_version))
-    return finish(Verdict::Skip, "applies to protocol " + s.protocol.text() + ", this run answers with " + cfg.proposed_version);
-  if (!s.transports.empty() &&
-      std::find(s.transports.begin(), s.transports.end(), cfg.target.transport) == s.transports.end())
-    return finish(Verdict::Skip, "needs transport " + s.transports.front() + ", this run uses " + cfg.target.transport);
+  std::optional<std::string> not_cooperative;
   if (!cfg.cooperative_client && std::find(s.tags.begin(), s.tags.end(), kCooperativeTag) != s.tags.end())
-    return finish(Verdict::Skip,
-                  "needs a cooperative client (one that follows MCPSPEC_CONTEXT; run with --cooperative, see "
-                  "docs/testing-clients.md)");
-  if (cfg.run_deadline.passed()) return finish(Verdict::Error, "the run's --deadline passed before this scenario started");
-  std::optional<std::string> skip;
-  try {
-    ClientExecution ex(s, cfg, r);
-    ex.run();
-    skip = ex.skip_reason();
-    if (ex.never_connected() && !r.findings.empty())
-      return finish(Verdict::Error, "the client never started the server (did the command run {server}?); client " +
-                                        ex.exit_text());
-  } catch (const ScenarioBug& e) {
-    return finish(Verdict::Error, std::string("scenario error: ") + e.what());
-  } catch (const MatcherError& e) {
-    return finish(Verdict::Error, std::string("scenario error: ") + e.what());
-  } catch (const transport::TransportError& e) {
-    return finish(Verdict::Error, std::string("could not start the client: ") + e.what());
-  } catch (const std::exception& e) {
-    return finish(Verdict::Error, std::string("harness error: ") + e.what());
-  }
-  if (skip) return finish(Verdict::Skip, *skip);
-  return finish(verdict_from(r.findings), "");
+    not_cooperative =
+        "needs a cooperative client (one that follows MCPSPEC_CONTEXT; run with --cooperative, see "
+        "docs/testing-clients.md)";
+  return run_with_outcome(s, cfg, {"client", "client", "answers with", "client"}, not_cooperative,
+                          [&](ScenarioResult& r) {
+                            ClientExecution ex(s, cfg, r);
+                            ex.run();
+                            ExecutionEnd end{ex.skip_reason(), std::nullopt};
+                            if (ex.never_connected() && !r.findings.empty())
+                              end.error = "the client never started the server (did the command run {server}?); client " +
+                                          ex.exit_text();
+                            return end;
+                          });
 }
 
 }  // namespace mcpspec::scenario

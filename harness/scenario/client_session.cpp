@@ -1,5 +1,7 @@
 #include "harness/scenario/client_session.hpp"
 
+#include "harness/protocol/peer_json.hpp"
+
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/scenario/requirements.hpp"
 
@@ -234,10 +236,8 @@ bool ClientSession::pump_once(Deadline deadline) {
 void ClientSession::on_frame(const std::string& text) {
   heard_ = true;
   log(WireEntry::Dir::In, text);
-  json msg;
-  try {
-    msg = json::parse(text);
-  } catch (const json::parse_error&) {
+  auto read = protocol::read_peer_json(text);
+  if (read.status == protocol::PeerJson::Status::NotJson) {
     std::string trimmed = text;
     trimmed.erase(0, trimmed.find_first_not_of(" \t\r"));
     if (trimmed.empty())
@@ -247,7 +247,12 @@ void ClientSession::on_frame(const std::string& text) {
                       "the client wrote a line to the server's stdin that is not a JSON-RPC message", text);
     return;
   }
-  on_message(std::move(msg));
+  if (read.status != protocol::PeerJson::Status::Ok) {
+    // Too deep to handle safely, or a number beyond a double: noted, not judged (as for servers).
+    event("a message could not be read: " + read.detail);
+    return;
+  }
+  on_message(std::move(read.value));
 }
 
 void ClientSession::on_message(json msg) {

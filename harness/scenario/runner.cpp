@@ -4,6 +4,7 @@
 #include "harness/scenario/client_runner.hpp"
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/requirements.hpp"
+#include "harness/scenario/scenario_outcome.hpp"
 #include "harness/scenario/session.hpp"
 #include "harness/scenario/substitute.hpp"
 #include "harness/scenario/workdir.hpp"
@@ -645,62 +646,15 @@ class Execution {
   std::optional<std::string> skip_reason_;
 };
 
-Verdict verdict_from(const std::vector<Finding>& findings) {
-  bool should = false;
-  for (const auto& f : findings) {
-    if (f.level == Level::Must) return Verdict::Fail;
-    if (f.level == Level::Should) should = true;
-  }
-  return should ? Verdict::Warn : Verdict::Pass;
-}
-
 }  // namespace
 
 ScenarioResult run_scenario(const Scenario& s, const RunConfig& cfg) {
   if (cfg.role == "client") return run_client_scenario(s, cfg);
-  ScenarioResult r;
-  r.id = s.id;
-  r.title = s.title;
-  r.file = s.file;
-  r.area = s.area;
-  r.protocol = cfg.proposed_version;
-  r.role = s.role;
-  r.transport = cfg.target.transport;
-  r.requirements = s.requirements;
-  r.level = s.level;
-  r.tags = s.tags;
-  if (cfg.catalog && !s.requirements.empty())
-    if (auto q = cfg.catalog->find(cfg.proposed_version, s.requirements.front())) r.section = q->section;
-  auto t0 = Clock::now();
-  auto finish = [&](Verdict v, std::string reason) {
-    r.verdict = v;
-    r.reason = std::move(reason);
-    r.duration_ms = ms_since(t0);
-    return r;
-  };
-  if (s.role != "server") return finish(Verdict::Skip, "a " + s.role + "-role scenario; this run tests a server");
-  if (!s.protocol.contains(cfg.proposed_version))
-    return finish(Verdict::Skip, "applies to protocol " + s.protocol.text() + ", this run proposes " + cfg.proposed_version);
-  if (!s.transports.empty() &&
-      std::find(s.transports.begin(), s.transports.end(), cfg.target.transport) == s.transports.end())
-    return finish(Verdict::Skip, "needs transport " + s.transports.front() + ", this run uses " + cfg.target.transport);
-  if (cfg.run_deadline.passed()) return finish(Verdict::Error, "the run's --deadline passed before this scenario started");
-  std::optional<std::string> skip;
-  try {
+  return run_with_outcome(s, cfg, {"server", s.role, "proposes", "target"}, std::nullopt, [&](ScenarioResult& r) {
     Execution ex(s, cfg, r);
     ex.run();
-    skip = ex.skip_reason();
-  } catch (const ScenarioBug& e) {
-    return finish(Verdict::Error, std::string("scenario error: ") + e.what());
-  } catch (const MatcherError& e) {
-    return finish(Verdict::Error, std::string("scenario error: ") + e.what());
-  } catch (const transport::TransportError& e) {
-    return finish(Verdict::Error, std::string("could not start the target: ") + e.what());
-  } catch (const std::exception& e) {
-    return finish(Verdict::Error, std::string("harness error: ") + e.what());
-  }
-  if (skip) return finish(Verdict::Skip, *skip);
-  return finish(verdict_from(r.findings), "");
+    return ExecutionEnd{ex.skip_reason(), std::nullopt};
+  });
 }
 
 }  // namespace mcpspec::scenario

@@ -1,6 +1,7 @@
 #include "harness/scenario/session.hpp"
 
 #include "harness/protocol/json_depth.hpp"
+#include "harness/protocol/peer_json.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/scenario/requirements.hpp"
 
@@ -175,16 +176,14 @@ bool Session::pump_once(Deadline deadline) {
 void Session::on_frame(const std::string& text) {
   heard_ = true;
   log(WireEntry::Dir::In, text);
-  if (protocol::json_nests_deeper_than(text)) {
+  auto read = protocol::read_peer_json(text);
+  if (read.status == protocol::PeerJson::Status::TooDeep) {
     // Serializing or copying such a value would recurse past the stack (json_depth.hpp).
     event(fmt::format("a message nested deeper than {} levels was not parsed (mcpspec's limit)",
                       protocol::kMaxJsonDepth));
     return;
   }
-  json msg;
-  try {
-    msg = json::parse(text);
-  } catch (const json::parse_error&) {
+  if (read.status == protocol::PeerJson::Status::NotJson) {
     std::string trimmed = text;
     trimmed.erase(0, trimmed.find_first_not_of(" \t\r"));
     bool fragment = !trimmed.empty() && std::string("{}[]\"").find(trimmed[0]) != std::string::npos;
@@ -198,13 +197,14 @@ void Session::on_frame(const std::string& text) {
       monitor_finding("framing", {"STDIO-03"}, "a stdout line is not a JSON-RPC message (stdout is for protocol only)",
                       text);
     return;
-  } catch (const json::out_of_range& e) {
+  }
+  if (read.status == protocol::PeerJson::Status::NumberOutOfRange) {
     // Valid JSON syntax with a number beyond a double (1e999). It used to escape as a harness
     // error of the whole scenario (found by fuzz/targets/message_parser_fuzz.cpp).
-    event(std::string("a message could not be read: ") + e.what());
+    event("a message could not be read: " + read.detail);
     return;
   }
-  on_message(std::move(msg));
+  on_message(std::move(read.value));
 }
 
 void Session::on_message(json msg) {

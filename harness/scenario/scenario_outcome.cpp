@@ -1,0 +1,72 @@
+#include "harness/scenario/scenario_outcome.hpp"
+
+#include "harness/scenario/matcher.hpp"
+#include "harness/scenario/requirements.hpp"
+#include "harness/scenario/session.hpp"
+#include "harness/transport/transport.hpp"
+#include "harness/util/clock.hpp"
+
+#include <algorithm>
+
+namespace mcpspec::scenario {
+
+Verdict verdict_from(const std::vector<Finding>& findings) {
+  bool should = false;
+  for (const auto& f : findings) {
+    if (f.level == Level::Must) return Verdict::Fail;
+    if (f.level == Level::Should) should = true;
+  }
+  return should ? Verdict::Warn : Verdict::Pass;
+}
+
+ScenarioResult run_with_outcome(const Scenario& s, const RunConfig& cfg, const RoleWording& wording,
+                                const std::optional<std::string>& extra_skip,
+                                const std::function<ExecutionEnd(ScenarioResult&)>& execute) {
+  ScenarioResult r;
+  r.id = s.id;
+  r.title = s.title;
+  r.file = s.file;
+  r.area = s.area;
+  r.protocol = cfg.proposed_version;
+  r.role = wording.result_role;
+  r.transport = cfg.target.transport;
+  r.requirements = s.requirements;
+  r.level = s.level;
+  r.tags = s.tags;
+  if (cfg.catalog && !s.requirements.empty())
+    if (auto q = cfg.catalog->find(cfg.proposed_version, s.requirements.front())) r.section = q->section;
+  auto t0 = Clock::now();
+  auto finish = [&](Verdict v, std::string reason) {
+    r.verdict = v;
+    r.reason = std::move(reason);
+    r.duration_ms = ms_since(t0);
+    return r;
+  };
+  if (s.role != wording.role)
+    return finish(Verdict::Skip, "a " + s.role + "-role scenario; this run tests a " + wording.role);
+  if (!s.protocol.contains(cfg.proposed_version))
+    return finish(Verdict::Skip, "applies to protocol " + s.protocol.text() + ", this run " + wording.version_verb + " " +
+                                     cfg.proposed_version);
+  if (!s.transports.empty() &&
+      std::find(s.transports.begin(), s.transports.end(), cfg.target.transport) == s.transports.end())
+    return finish(Verdict::Skip, "needs transport " + s.transports.front() + ", this run uses " + cfg.target.transport);
+  if (extra_skip) return finish(Verdict::Skip, *extra_skip);
+  if (cfg.run_deadline.passed()) return finish(Verdict::Error, "the run's --deadline passed before this scenario started");
+  ExecutionEnd end;
+  try {
+    end = execute(r);
+  } catch (const ScenarioBug& e) {
+    return finish(Verdict::Error, std::string("scenario error: ") + e.what());
+  } catch (const MatcherError& e) {
+    return finish(Verdict::Error, std::string("scenario error: ") + e.what());
+  } catch (const transport::TransportError& e) {
+    return finish(Verdict::Error, "could not start the " + wording.target_noun + ": " + e.what());
+  } catch (const std::exception& e) {
+    return finish(Verdict::Error, std::string("harness error: ") + e.what());
+  }
+  if (end.error) return finish(Verdict::Error, *end.error);
+  if (end.skip) return finish(Verdict::Skip, *end.skip);
+  return finish(verdict_from(r.findings), "");
+}
+
+}  // namespace mcpspec::scenario

@@ -1,0 +1,41 @@
+#pragma once
+// What running one scenario looks like from outside, whichever role the target plays: the result
+// header, the preconditions that make it SKIP, the exceptions that make it ERROR, and the verdict
+// its findings give. The server runner (runner.cpp) and the client runner (client_runner.cpp)
+// differ only in the execution they pass in.
+#include "harness/scenario/model.hpp"
+#include "harness/scenario/result.hpp"
+#include "harness/scenario/runner.hpp"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace mcpspec::scenario {
+
+// The words a report uses for the role under test.
+struct RoleWording {
+  std::string role;           // the scenario role this run executes ("server" / "client")
+  std::string result_role;    // what the result records as its role
+  std::string version_verb;   // "proposes" / "answers with"
+  std::string target_noun;    // "target" / "client": "could not start the <noun>"
+};
+
+// How one execution ended when it did not throw: a SKIP decided by a step, or an ERROR found
+// after the fact (e.g. a client that never connected).
+struct ExecutionEnd {
+  std::optional<std::string> skip;
+  std::optional<std::string> error;
+};
+
+// FAIL on any MUST finding, WARN on any SHOULD finding, PASS otherwise.
+Verdict verdict_from(const std::vector<Finding>& findings);
+
+// Fills the result header, checks the role/protocol/transport preconditions and `extra_skip` (a
+// reason to SKIP decided by the caller, checked after the transport), then runs `execute` and
+// turns its exceptions into ERROR with a reason naming the kind of failure.
+ScenarioResult run_with_outcome(const Scenario& s, const RunConfig& cfg, const RoleWording& wording,
+                                const std::optional<std::string>& extra_skip,
+                                const std::function<ExecutionEnd(ScenarioResult&)>& execute);
+
+}  // namespace mcpspec::scenario
