@@ -1,4 +1,5 @@
 #include "harness/fuzz/tracker.hpp"
+#include "harness/util/json_text.hpp"
 
 #include "harness/protocol/message.hpp"
 #include "harness/protocol/schema_registry.hpp"
@@ -13,7 +14,6 @@ namespace {
 constexpr std::size_t kRememberedIds = 4096;
 constexpr std::size_t kMaxMalformed = 10000;
 
-std::string compact(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 bool readable_id(const json& id) { return id.is_string() || id.is_number_integer(); }
 }  // namespace

@@ -4,8 +4,10 @@
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/scenario/scenario_outcome.hpp"
+#include "harness/scenario/step_support.hpp"
 #include "harness/scenario/substitute.hpp"
 #include "harness/scenario/workdir.hpp"
+#include "harness/util/json_text.hpp"
 #include "harness/protocol/schema_registry.hpp"
 
 #include <fmt/format.h>
@@ -14,49 +16,13 @@
 
 #include <algorithm>
 
-extern char** environ;
-
 namespace mcpspec::scenario {
 
 using nlohmann::json;
 
 namespace {
 
-std::string compact(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-std::string pretty(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
-
 struct StopScenario {};
-
-bool declared(const json& caps, const std::string& path) {
-  const json* cur = &caps;
-  std::size_t start = 0;
-  for (;;) {
-    auto dot = path.find('.', start);
-    std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (!cur->is_object() || !cur->contains(part)) return false;
-    cur = &(*cur)[part];
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return !(cur->is_null() || (cur->is_boolean() && !cur->get<bool>()));
-}
-
-json environment_object() {
-  json env = json::object();
-  for (char** e = environ; *e; ++e) {
-    std::string kv(*e);
-    auto eq = kv.find('=');
-    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-  return env;
-}
-
-int signal_number(const std::string& name) {
-  static const std::map<std::string, int> m = {{"TERM", SIGTERM}, {"INT", SIGINT},   {"HUP", SIGHUP}, {"KILL", SIGKILL},
-                                               {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"QUIT", SIGQUIT}};
-  auto it = m.find(name);
-  return it == m.end() ? SIGTERM : it->second;
-}
 
 // Capabilities the harness declares as a server unless the scenario says otherwise.
 json default_declared() { return {{"tools", json::object()}}; }
@@ -103,7 +69,7 @@ class ClientExecution {
       if (!s_.fixture_steps.empty()) {
         run_steps(s_.fixture_steps, -1, "fixture " + s_.fixture);
         for (const auto& cap : s_.client_capabilities)
-          if (!declared(session_.client_capabilities(), cap)) {
+          if (!capability_declared(session_.client_capabilities(), cap)) {
             skip_reason_ = "the client does not declare the " + cap + " capability";
             return;
           }
@@ -197,10 +163,10 @@ class ClientExecution {
   bool condition_holds(const json& cond) const {
     if (cond.contains("client_capabilities"))
       for (const auto& c : cond["client_capabilities"])
-        if (!declared(session_.client_capabilities(), c.get<std::string>())) return false;
+        if (!capability_declared(session_.client_capabilities(), c.get<std::string>())) return false;
     if (cond.contains("client_lacks"))
       for (const auto& c : cond["client_lacks"])
-        if (declared(session_.client_capabilities(), c.get<std::string>())) return false;
+        if (capability_declared(session_.client_capabilities(), c.get<std::string>())) return false;
     if (cond.contains("protocol")) {
       auto range = protocol::VersionRange::parse(cond["protocol"]);
       std::string v = vars_["answer_version"].is_string() ? vars_["answer_version"].get<std::string>() : cfg_.proposed_version;

@@ -1,4 +1,5 @@
 #include "harness/scenario/client_session.hpp"
+#include "harness/util/json_text.hpp"
 
 #include "harness/protocol/peer_json.hpp"
 
@@ -17,7 +18,6 @@ using protocol::Kind;
 
 namespace {
 
-std::string compact(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 // Which server capability a client request needs (dotted path into the server's capabilities),
 // with the requirement that names the rule most precisely.

@@ -5,9 +5,11 @@
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/scenario/scenario_outcome.hpp"
+#include "harness/scenario/step_support.hpp"
 #include "harness/scenario/session.hpp"
 #include "harness/scenario/substitute.hpp"
 #include "harness/scenario/workdir.hpp"
+#include "harness/util/json_text.hpp"
 #include "harness/transport/child_process.hpp"
 
 #include <fmt/format.h>
@@ -18,57 +20,20 @@
 #include <fstream>
 #include <sstream>
 
-extern char** environ;
-
 namespace mcpspec::scenario {
 
 using nlohmann::json;
 
 namespace {
 
-std::string compact(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
-std::string pretty(const json& j) { return j.dump(2, ' ', false, json::error_handler_t::replace); }
-
 // A step failed: the scenario ends there (its verdict comes from the findings' levels).
 struct StopScenario {};
-
-// Dotted capability path ("resources.subscribe") declared, i.e. present and not false/null.
-bool has_capability(const json& caps, const std::string& path) {
-  const json* cur = &caps;
-  std::size_t start = 0;
-  while (start <= path.size()) {
-    auto dot = path.find('.', start);
-    std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (!cur->is_object() || !cur->contains(part)) return false;
-    cur = &(*cur)[part];
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return !(cur->is_null() || (cur->is_boolean() && !cur->get<bool>()));
-}
 
 const char* items_key(const std::string& method) {
   if (method == "tools/list") return "tools";
   if (method == "resources/list") return "resources";
   if (method == "resources/templates/list") return "resourceTemplates";
   return "prompts";
-}
-
-int signal_number(const std::string& name) {
-  static const std::map<std::string, int> m = {{"TERM", SIGTERM}, {"INT", SIGINT},   {"HUP", SIGHUP}, {"KILL", SIGKILL},
-                                               {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"QUIT", SIGQUIT}};
-  auto it = m.find(name);
-  return it == m.end() ? SIGTERM : it->second;
-}
-
-json environment_object() {
-  json env = json::object();
-  for (char** e = environ; *e; ++e) {
-    std::string kv(*e);
-    auto eq = kv.find('=');
-    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
-  return env;
 }
 
 // What part of a matcher decides which inbound message an expect takes (docs/scenario-format.md).
@@ -143,7 +108,7 @@ class Execution {
 
   std::optional<std::string> gated_after_handshake() {
     for (const auto& cap : s_.server_capabilities)
-      if (!has_capability(session_.server_capabilities(), cap))
+      if (!capability_declared(session_.server_capabilities(), cap))
         return "the server does not declare the " + cap + " capability";
     if (!session_.negotiated().empty() && !s_.protocol.contains(session_.negotiated()))
       return "the server negotiated " + session_.negotiated() + ", outside this scenario's range " + s_.protocol.text();
@@ -207,7 +172,7 @@ class Execution {
   bool condition_holds(const json& cond) const {
     if (cond.contains("server_capabilities"))
       for (const auto& c : cond["server_capabilities"])
-        if (!has_capability(session_.server_capabilities(), c.get<std::string>())) return false;
+        if (!capability_declared(session_.server_capabilities(), c.get<std::string>())) return false;
     if (cond.contains("protocol")) {
       auto range = protocol::VersionRange::parse(cond["protocol"]);
       std::string v = session_.negotiated().empty() ? cfg_.proposed_version : session_.negotiated();

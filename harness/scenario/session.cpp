@@ -1,4 +1,5 @@
 #include "harness/scenario/session.hpp"
+#include "harness/util/json_text.hpp"
 
 #include "harness/protocol/json_depth.hpp"
 #include "harness/protocol/peer_json.hpp"
@@ -17,7 +18,6 @@ using protocol::Kind;
 
 namespace {
 
-std::string compact(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
 
 std::optional<double> number_of(const json& j) {
   if (j.is_number()) return j.get<double>();

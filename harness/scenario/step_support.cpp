@@ -1,0 +1,44 @@
+#include "harness/scenario/step_support.hpp"
+
+#include <signal.h>
+
+#include <map>
+
+extern char** environ;
+
+namespace mcpspec::scenario {
+
+using nlohmann::json;
+
+bool capability_declared(const json& caps, const std::string& path) {
+  const json* cur = &caps;
+  std::size_t start = 0;
+  for (;;) {
+    auto dot = path.find('.', start);
+    std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!cur->is_object() || !cur->contains(part)) return false;
+    cur = &(*cur)[part];
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return !(cur->is_null() || (cur->is_boolean() && !cur->get<bool>()));
+}
+
+json environment_object() {
+  json env = json::object();
+  for (char** e = environ; *e; ++e) {
+    std::string kv(*e);
+    auto eq = kv.find('=');
+    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return env;
+}
+
+int signal_number(const std::string& name) {
+  static const std::map<std::string, int> m = {{"TERM", SIGTERM}, {"INT", SIGINT},   {"HUP", SIGHUP}, {"KILL", SIGKILL},
+                                               {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"QUIT", SIGQUIT}};
+  auto it = m.find(name);
+  return it == m.end() ? SIGTERM : it->second;
+}
+
+}  // namespace mcpspec::scenario
