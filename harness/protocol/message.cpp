@@ -85,4 +85,13 @@ Classified classify(const nlohmann::json& m) {
   return c;
 }
 
+std::vector<std::string> envelope_requirements(const std::string& problem) {
+  if (problem.find("both") != std::string::npos) return {"BASE-11"};
+  if (problem.find("\"error\" needs") != std::string::npos) return {"BASE-09", "BASE-10"};
+  if (problem.find("request id is null") != std::string::npos) return {"BASE-04", "BASE-03"};
+  if (problem.find("request id") != std::string::npos) return {"BASE-03", "BASE-04"};
+  if (problem.find("response has no") != std::string::npos) return {"BASE-06"};
+  return {"BASE-01"};
+}
+
 }  // namespace mcpspec::protocol

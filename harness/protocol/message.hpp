@@ -23,6 +23,10 @@ struct Classified {
 // schemas' job. A message with both result and error is classified Result with a problem noted.
 Classified classify(const nlohmann::json& message);
 
+// The requirement ids a classification problem breaks, most specific first (a null request id
+// breaks BASE-04 before BASE-03). Both sessions' envelope monitors report problems with these.
+std::vector<std::string> envelope_requirements(const std::string& problem);
+
 // A stable text key for an id, so string "1" and integer 1 never collide: s:1 / i:1 / n:null.
 std::string id_key(const nlohmann::json& id);
 

@@ -258,12 +258,7 @@ void ClientSession::on_frame(const std::string& text) {
 void ClientSession::on_message(json msg) {
   auto c = protocol::classify(msg);
   for (const auto& p : c.problems) {
-    std::vector<std::string> reqs = {"BASE-01"};
-    if (p.find("both") != std::string::npos) reqs = {"BASE-11"};
-    else if (p.find("\"error\" needs") != std::string::npos) reqs = {"BASE-09", "BASE-10"};
-    else if (p.find("request id") != std::string::npos) reqs = {"BASE-04", "BASE-03"};
-    else if (p.find("response has no") != std::string::npos) reqs = {"BASE-06"};
-    if (scenario_.validate != "off") monitor_finding("envelope", reqs, p, compact(msg));
+    if (scenario_.validate != "off") monitor_finding("envelope", protocol::envelope_requirements(p), p, compact(msg));
   }
   std::string answered_method;
   if (c.kind == Kind::Result || c.kind == Kind::Error) monitor_response(msg, c, answered_method);

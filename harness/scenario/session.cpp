@@ -210,12 +210,7 @@ void Session::on_frame(const std::string& text) {
 void Session::on_message(json msg) {
   auto c = protocol::classify(msg);
   for (const auto& p : c.problems) {
-    std::vector<std::string> reqs = {"BASE-01"};
-    if (p.find("both") != std::string::npos) reqs = {"BASE-11"};
-    else if (p.find("\"error\" needs") != std::string::npos) reqs = {"BASE-09", "BASE-10"};
-    else if (p.find("request id") != std::string::npos) reqs = {"BASE-03", "BASE-04"};
-    else if (p.find("response has no") != std::string::npos) reqs = {"BASE-06"};
-    if (scenario_.validate != "off") monitor_finding("envelope", reqs, p, compact(msg));
+    if (scenario_.validate != "off") monitor_finding("envelope", protocol::envelope_requirements(p), p, compact(msg));
   }
   std::string answered_method;
   if (c.kind == Kind::Batch) {
