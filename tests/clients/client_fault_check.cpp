@@ -3,6 +3,8 @@
 //   mcpspec-client-fault-check --fault NAME    one injected bug: the suite must report it, naming one
 //                                              of the requirement ids tests/clients/faults.json lists
 // Runs the real mcpspec binary (mcpspec run --client ... --cooperative) and reads its JSON report.
+#include "tests/e2e/fault_verdict.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
@@ -19,32 +21,16 @@ using nlohmann::json;
 
 namespace {
 
-std::string bin(const std::string& name) { return std::string(MCPSPEC_BINARY_DIR) + "/" + name; }
-
-json read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("no report at " + path);
-  return json::parse(in);
-}
+using mcpspec::faultcheck::bin;
+using mcpspec::faultcheck::read_json;
 
 // Runs the client suite against `client` (a command with {server}); returns mcpspec's exit code.
 int run_suite(const std::string& client, bool strict, json& report) {
-  char tmpl[] = "/tmp/mcpspec-client-e2e-XXXXXX";
-  int fd = ::mkstemp(tmpl);
-  if (fd >= 0) ::close(fd);
-  std::string out = tmpl;
-  std::string cmd = bin("mcpspec") + " run --client '" + client + "' --cooperative -j 2 --timeout-ms 3000 --deadline 240" +
-                    " --report json:" + out + (strict ? " --strict" : "") + " " + std::string(MCPSPEC_SOURCE_DIR) +
-                    "/scenarios/mcp/client > " + out + ".console 2>&1";
-  int st = std::system(cmd.c_str());
-  int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-  std::ifstream console(out + ".console");
-  std::string line;
-  for (int shown = 0; std::getline(console, line) && shown < 200; ++shown) std::cout << line << "\n";
-  report = read_json(out);
-  std::remove(out.c_str());
-  std::remove((out + ".console").c_str());
-  return code;
+  return mcpspec::faultcheck::run_mcpspec("--client " + mcpspec::faultcheck::shell_quote(client) +
+                                              " --cooperative -j 2 --timeout-ms 3000 --deadline 240" +
+                                              (strict ? " --strict" : "") + " " + std::string(MCPSPEC_SOURCE_DIR) +
+                                              "/scenarios/mcp/client",
+                                          report);
 }
 
 int check_correct() {
@@ -76,29 +62,10 @@ int check_fault(const std::string& name) {
     std::cout << "no fault named " << name << " in tests/clients/faults.json\n";
     return 2;
   }
-  std::set<std::string> wanted = (*fault)["requirements"].get<std::set<std::string>>();
   bool must = (*fault)["level"] == "MUST";
   json report;
   int code = run_suite(bin("mcpspec-testclient") + " --fault " + name + " -- {server}", !must, report);
-  for (const auto& r : report["results"]) {
-    std::string v = r["verdict"];
-    if (!(v == "fail" || (!must && v == "warn"))) continue;
-    for (const auto& f : r["findings"])
-      for (const auto& id : f["requirements"])
-        if (wanted.count(id.get<std::string>())) {
-          if (code != 1) {
-            std::cout << "the fault was found but mcpspec exited " << code << " instead of 1\n";
-            return 1;
-          }
-          std::cout << "caught " << name << ": " << v << " " << r["id"].get<std::string>() << " names "
-                    << id.get<std::string>() << ": " << f["message"].get<std::string>() << "\n";
-          return 0;
-        }
-  }
-  std::cout << "NOT CAUGHT: client fault " << name << ": no " << (must ? "FAIL" : "FAIL/WARN") << " names any of";
-  for (const auto& w : wanted) std::cout << " " << w;
-  std::cout << " (exit " << code << ")\n";
-  return 1;
+  return mcpspec::faultcheck::judge_fault("client fault", *fault, code, report);
 }
 
 }  // namespace

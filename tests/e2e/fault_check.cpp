@@ -3,6 +3,8 @@
 //   mcpspec-fault-check --fault NAME                one injected bug: the suite must report it, naming
 //                                                   one of the requirement ids tests/servers/faults.json lists
 // Runs the real mcpspec binary and reads its JSON report, exactly as a CI job would.
+#include "tests/e2e/fault_verdict.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
@@ -19,44 +21,15 @@ using nlohmann::json;
 
 namespace {
 
-std::string bin(const std::string& name) { return std::string(MCPSPEC_BINARY_DIR) + "/" + name; }
-
-int run(const std::string& cmd) {
-  int st = std::system(cmd.c_str());
-  return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
-}
-
-json read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("no report at " + path);
-  return json::parse(in);
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using mcpspec::faultcheck::bin;
+using mcpspec::faultcheck::read_json;
 
 // Runs the generic suite; returns the exit code and fills `report`.
 int run_suite(const std::string& server, const std::string& protocol, bool strict, json& report) {
-  char tmpl[] = "/tmp/mcpspec-e2e-XXXXXX";
-  int fd = ::mkstemp(tmpl);
-  if (fd >= 0) ::close(fd);
-  std::string out = tmpl;
-  std::string cmd = bin("mcpspec") + " run --server " + shell_quote(server) + " --protocol " + protocol +
-                    " -j 8 --report json:" + out + " --report md:" + out + ".md" + (strict ? " --strict" : "") +
-                    " " + std::string(MCPSPEC_SOURCE_DIR) + "/scenarios/mcp > " + out + ".console 2>&1";
-  int code = run(cmd);
-  report = read_json(out);
-  std::ifstream console(out + ".console");
-  std::string line;
-  int shown = 0;
-  while (std::getline(console, line) && shown++ < 200) std::cout << line << "\n";
-  std::remove(out.c_str());
-  std::remove((out + ".md").c_str());
-  std::remove((out + ".console").c_str());
-  return code;
+  return mcpspec::faultcheck::run_mcpspec("--server " + mcpspec::faultcheck::shell_quote(server) + " --protocol " +
+                                              protocol + " -j 8" + (strict ? " --strict" : "") + " " +
+                                              std::string(MCPSPEC_SOURCE_DIR) + "/scenarios/mcp",
+                                          report);
 }
 
 int check_correct(const std::string& profile, const std::string& protocol) {
@@ -93,30 +66,10 @@ int check_fault(const std::string& name) {
     std::string p = (*fault)["protocol"];
     protocol = p.rfind(">=", 0) == 0 ? "2025-11-25" : p;
   }
-  std::set<std::string> wanted = (*fault)["requirements"].get<std::set<std::string>>();
   bool must = (*fault)["level"] == "MUST";
   json report;
   int code = run_suite(bin("mcpspec-testserver") + " --fault " + name, protocol, !must, report);
-  for (const auto& r : report["results"]) {
-    std::string v = r["verdict"];
-    if (!(v == "fail" || (!must && v == "warn"))) continue;
-    for (const auto& f : r["findings"])
-      for (const auto& id : f["requirements"])
-        if (wanted.count(id.get<std::string>())) {
-          if (code != 1) {
-            std::cout << "the fault was found but mcpspec exited " << code << " instead of 1\n";
-            return 1;
-          }
-          std::cout << "caught " << name << ": " << v << " " << r["id"].get<std::string>() << " names "
-                    << id.get<std::string>() << ": " << f["message"].get<std::string>() << "\n";
-          return 0;
-        }
-  }
-  std::cout << "NOT CAUGHT: fault " << name << " (" << (must ? "MUST" : "SHOULD")
-            << "): no " << (must ? "FAIL" : "FAIL/WARN") << " names any of";
-  for (const auto& w : wanted) std::cout << " " << w;
-  std::cout << " (exit " << code << ")\n";
-  return 1;
+  return mcpspec::faultcheck::judge_fault("fault", *fault, code, report);
 }
 
 }  // namespace
