@@ -1,8 +1,8 @@
 #include "harness/fuzz/tracker.hpp"
-#include "harness/util/json_text.hpp"
 
 #include "harness/protocol/message.hpp"
 #include "harness/protocol/schema_registry.hpp"
+#include "harness/util/json_text.hpp"
 
 #include <algorithm>
 

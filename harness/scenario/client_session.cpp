@@ -1,10 +1,10 @@
 #include "harness/scenario/client_session.hpp"
-#include "harness/util/json_text.hpp"
 
 #include "harness/protocol/peer_json.hpp"
-
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/scenario/requirements.hpp"
+#include "harness/scenario/step_support.hpp"
+#include "harness/util/json_text.hpp"
 
 #include <fmt/format.h>
 
@@ -36,20 +36,6 @@ std::optional<Needed> capability_needed(const std::string& method, const std::st
   // 2024-11-05 had no completions capability: completion/complete was always allowed there.
   if (method == "completion/complete" && version != "2024-11-05") return Needed{"completions", {"LC-15"}};
   return std::nullopt;
-}
-
-bool declares(const json& caps, const std::string& path) {
-  const json* cur = &caps;
-  std::size_t start = 0;
-  for (;;) {
-    auto dot = path.find('.', start);
-    std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (!cur->is_object() || !cur->contains(part)) return false;
-    cur = &(*cur)[part];
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return !(cur->is_null() || (cur->is_boolean() && !cur->get<bool>()));
 }
 
 std::optional<json> progress_token_of(const json& msg) {
@@ -307,7 +293,7 @@ void ClientSession::monitor_request(const json& msg, const protocol::Classified&
       monitor_finding("lifecycle", {"LC-04"},
                       "the client sent " + c.method + " before its notifications/initialized", compact(msg));
     if (init_answered_)
-      if (auto need = capability_needed(c.method, validation_version()); need && !declares(declared_, need->capability))
+      if (auto need = capability_needed(c.method, validation_version()); need && !capability_declared(declared_, need->capability))
         monitor_finding("capabilities", need->requirements,
                         "the client sent " + c.method + " although the server did not declare the " +
                             need->capability + " capability",

@@ -1,10 +1,10 @@
 #include "harness/scenario/session.hpp"
-#include "harness/util/json_text.hpp"
 
 #include "harness/protocol/json_depth.hpp"
 #include "harness/protocol/peer_json.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/scenario/requirements.hpp"
+#include "harness/util/json_text.hpp"
 
 #include <fmt/format.h>
 
