@@ -76,41 +76,60 @@ class Server:
                 continue
 
 
-def timed(cmd, cwd):
-    """Runs cmd under GNU time -v: (wall seconds, peak RSS in MB, exit code, output)."""
+def cpu_seconds(pid):
+    """User + system CPU time a process has used so far (Linux /proc), or nan."""
+    try:
+        with open("/proc/%d/stat" % pid) as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return float("nan")
+
+
+def timed(cmd, cwd, server):
+    """Runs cmd under GNU time -v: (wall s, peak RSS MB, own CPU s, server CPU s, exit code, output).
+    Own CPU is the tool's process tree (user + sys); server CPU is what the server under test spent
+    meanwhile: a single-threaded server's CPU time is a floor under any tool's wall time."""
+    s0 = cpu_seconds(server.proc.pid)
     t0 = time.monotonic()
     p = subprocess.run(["/usr/bin/time", "-v"] + cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True, timeout=900)
     wall = time.monotonic() - t0
+    server_cpu = cpu_seconds(server.proc.pid) - s0
     m = re.search(r"Maximum resident set size \(kbytes\): (\d+)", p.stderr)
     rss = int(m.group(1)) / 1024.0 if m else float("nan")
-    return wall, rss, p.returncode, p.stdout + p.stderr
+    u = re.search(r"User time \(seconds\): ([0-9.]+)", p.stderr)
+    k = re.search(r"System time \(seconds\): ([0-9.]+)", p.stderr)
+    own = float(u.group(1)) + float(k.group(1)) if u and k else float("nan")
+    return wall, rss, own, server_cpu, p.returncode, p.stdout + p.stderr
 
 
-def run_official(url, tmp):
+def run_official(srv, tmp):
+    url = srv.url
     out = os.path.join(tmp, "official")
     shutil.rmtree(out, ignore_errors=True)
     node = NODE if os.path.exists(NODE) else "node"
-    wall, rss, code, text = timed([node, CONFORMANCE, "server", "--url", url, "--suite", "active", "-o", out], tmp)
+    wall, rss, own, server_cpu, code, text = timed(
+        [node, CONFORMANCE, "server", "--url", url, "--suite", "active", "-o", out], tmp, srv)
     checks = 0
     for f in glob.glob(os.path.join(out, "**", "checks.json"), recursive=True):
         with open(f) as fh:
             data = json.load(fh)
         checks += len(data) if isinstance(data, list) else len(data.get("checks", []))
-    return {"wall_s": wall, "rss_mb": rss, "checks": checks, "exit": code}
+    return {"wall_s": wall, "rss_mb": rss, "cpu_s": own, "server_cpu_s": server_cpu, "checks": checks, "exit": code}
 
 
-def run_mcpspec(build, url, tmp, call_tools, jobs):
+def run_mcpspec(build, srv, tmp, call_tools, jobs):
     report = os.path.join(tmp, "mcpspec.json")
-    wall, rss, code, text = timed([os.path.join(build, "mcpspec"), "run", "--url", url, "-j", str(jobs),
-                                   "--call-tools", call_tools,
-                                   "--report", "json:" + report, os.path.join(ROOT, "scenarios", "mcp")], ROOT)
+    wall, rss, own, server_cpu, code, text = timed(
+        [os.path.join(build, "mcpspec"), "run", "--url", srv.url, "-j", str(jobs), "--call-tools", call_tools,
+         "--report", "json:" + report, os.path.join(ROOT, "scenarios", "mcp")], ROOT, srv)
     checks = 0
     if os.path.exists(report):
         with open(report) as fh:
             results = json.load(fh)["results"]
         checks = sum(1 for r in results if r["verdict"] in ("pass", "fail", "warn", "xfail", "xpass"))
-    return {"wall_s": wall, "rss_mb": rss, "checks": checks, "exit": code}
+    return {"wall_s": wall, "rss_mb": rss, "cpu_s": own, "server_cpu_s": server_cpu, "checks": checks, "exit": code}
 
 
 def main():
@@ -118,8 +137,9 @@ def main():
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--json")
-    ap.add_argument("--call-tools", default="readonly",
-                    help="mcpspec --call-tools: readonly (default) calls server-everything's 10 s tools; none skips them")
+    ap.add_argument("--call-tools", default="none",
+                    help="mcpspec --call-tools: none (default: like the official suite, no tool of the server is run"
+                         " for real); readonly also runs server-everything's tools, one of which takes 10 s by itself")
     ap.add_argument("--jobs", type=int, default=8)
     a = ap.parse_args()
     for need in (EVERYTHING, CONFORMANCE, os.path.join(a.build, "mcpspec")):
@@ -132,20 +152,30 @@ def main():
             for tool in ("official", "mcpspec"):
                 srv = Server()
                 try:
-                    r = run_official(srv.url, tmp) if tool == "official" else run_mcpspec(a.build, srv.url, tmp, a.call_tools, a.jobs)
+                    r = run_official(srv, tmp) if tool == "official" else run_mcpspec(a.build, srv, tmp, a.call_tools, a.jobs)
                 finally:
                     srv.stop()
                 rows[tool].append(r)
-                print("%-8s wall %6.2f s  peak RSS %6.1f MB  checks %3d  exit %d"
-                      % (tool, r["wall_s"], r["rss_mb"], r["checks"], r["exit"]), flush=True)
-    med = {t: {k: statistics.median(r[k] for r in rows[t]) for k in ("wall_s", "rss_mb", "checks")} for t in rows}
+                print("%-8s wall %6.2f s  peak RSS %6.1f MB  own CPU %5.2f s  server CPU %5.2f s  checks %3d  exit %d"
+                      % (tool, r["wall_s"], r["rss_mb"], r["cpu_s"], r["server_cpu_s"], r["checks"], r["exit"]),
+                      flush=True)
+    keys = ("wall_s", "rss_mb", "cpu_s", "server_cpu_s", "checks")
+    med = {t: {k: statistics.median(r[k] for r in rows[t]) for k in keys} for t in rows}
     o, m = med["official"], med["mcpspec"]
     print("\nmedian of %d rounds against server-everything (streamableHttp), mcpspec -j %d --call-tools %s:"
           % (a.rounds, a.jobs, a.call_tools))
-    print("  official: %.2f s, %.1f MB, %d checks" % (o["wall_s"], o["rss_mb"], o["checks"]))
-    print("  mcpspec : %.2f s, %.1f MB, %d checks" % (m["wall_s"], m["rss_mb"], m["checks"]))
+    for name, r in (("official", o), ("mcpspec ", m)):
+        print("  %s: %.2f s, %.1f MB, own CPU %.2f s, server CPU %.2f s, %d checks"
+              % (name, r["wall_s"], r["rss_mb"], r["cpu_s"], r["server_cpu_s"], r["checks"]))
+    per_check = lambda r, k: r[k] / max(1, r["checks"])
     print("  mcpspec/official: wall %.2f (target <= 0.25), memory %.2f (target <= 0.20), checks %.2f (target > 1)"
           % (m["wall_s"] / o["wall_s"], m["rss_mb"] / o["rss_mb"], m["checks"] / max(1, o["checks"])))
+    print("  mcpspec/official: own CPU %.2f, wall per check %.2f, own CPU per check %.2f"
+          % (m["cpu_s"] / o["cpu_s"], per_check(m, "wall_s") / per_check(o, "wall_s"),
+             per_check(m, "cpu_s") / per_check(o, "cpu_s")))
+    print("  floor: the server spent %.2f s of CPU serving mcpspec's %d checks (%.2f s for the official %d);"
+          " one node thread cannot serve them in less wall time than that" % (m["server_cpu_s"], m["checks"],
+                                                                             o["server_cpu_s"], o["checks"]))
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"rounds": rows, "median": med}, fh, indent=2)

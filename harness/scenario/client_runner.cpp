@@ -45,9 +45,7 @@ class ClientExecution {
  public:
   ClientExecution(const Scenario& s, const RunConfig& cfg, ScenarioResult& r)
       : s_(s), cfg_(cfg), r_(r), session_(s, SessionConfig{cfg.proposed_version, cfg.schemas, cfg.catalog}, r, Clock::now()),
-        scenario_deadline_(Deadline::after_ms(s.timeout_ms ? std::max(*s.timeout_ms * 10, cfg.scenario_timeout_ms)
-                                                           : cfg.scenario_timeout_ms)
-                               .earliest(cfg.run_deadline)) {}
+        scenario_deadline_(scenario_deadline(s, cfg)) {}
 
   void run() {
     vars_ = {{"protocol", cfg_.proposed_version},
@@ -101,6 +99,7 @@ class ClientExecution {
     auto t = cfg_.target.make(workdir_ ? workdir_->path() : std::string(), env);
     auto* ct = dynamic_cast<ClientTarget*>(t.get());
     if (!ct) throw ScenarioBug("transport " + t->name() + " cannot host a client under test");
+    ct->configure(s_.transport_options);
     t.release();
     session_.attach(std::unique_ptr<ClientTarget>(ct));
   }
@@ -236,6 +235,9 @@ class ClientExecution {
       }
       if (step.contains("label") && label.empty()) current_label_ = step["label"].get<std::string>();
       if (scenario_deadline_.passed()) fail(step, "the scenario ran out of time before this step");
+      // Network carriers: the client's HTTP requests so far, for checks of HTTP-level rules.
+      if (auto http = session_.target() ? session_.target()->http_requests() : json(); !http.is_null())
+        vars_["http_requests"] = std::move(http);
       try {
         dispatch(step, step_deadline(step));
       } catch (const transport::TransportError& e) {

@@ -1,14 +1,16 @@
 #pragma once
 // The harness's side of a client-role run: the harness plays the MCP server and the target is a
-// client it started. Every way of reaching a client (a Unix socket behind `mcpspec bridge`, later
-// HTTP) implements this on top of the ordinary Transport, so the client-role runner never knows
-// which carrier is used:
+// client it started. Every way of reaching a client (a Unix socket behind `mcpspec bridge`; a server
+// end on 127.0.0.1 for HTTP and WebSocket clients) implements this on top of the ordinary Transport,
+// so the client-role runner never knows which carrier is used:
 //   send/receive    messages to and from the client (Frame events), the client's stderr/stdout and
 //                   the bridge's log (Stderr events), Closed when the server connection ends,
 //                   Exited when the client process ends
 //   close_input     the "server" closes its side cleanly (a server that exits)
 //   signal/stop     the client's process group
 #include "harness/transport/transport.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <string>
 
@@ -23,6 +25,10 @@ class ClientTarget : public transport::Transport {
   virtual bool connected() const = 0;
   // How many times the client has started the server (connections accepted so far).
   virtual int connections() const = 0;
+  // The scenario's "transport_options", before start(); carriers without options ignore them.
+  virtual void configure(const nlohmann::json& /*options*/) {}
+  // Network carriers: every HTTP request the client made (docs/testing-clients.md); null elsewhere.
+  virtual nlohmann::json http_requests() const { return nullptr; }
 };
 
 }  // namespace mcpspec::scenario

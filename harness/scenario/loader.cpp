@@ -42,7 +42,7 @@ const CompiledSchema& scenario_schema() {
 
 const std::vector<std::string> kActions = {
     "send", "send_raw", "request", "notify", "expect", "expect_unordered", "expect_silence_ms", "expect_no",
-    "collect", "check", "sleep_ms", "list", "foreach", "close_stdin", "expect_exit", "signal", "kill", "restart",
+    "collect", "check", "sleep_ms", "await_answers_ms", "list", "foreach", "close_stdin", "expect_exit", "signal", "kill", "restart",
     "run", "file", "http", "reply", "crash", "close", "expect_disconnect", "expect_client_exit"};
 
 // Which modifiers each action accepts besides the common ones; catches typos like "for_ms" on expect.
@@ -58,6 +58,7 @@ const std::map<std::string, std::set<std::string>> kActionModifiers = {
     {"collect", {"as"}},
     {"check", {"matches"}},
     {"sleep_ms", {}},
+    {"await_answers_ms", {}},
     {"list", {"as", "within_ms"}},
     {"foreach", {"as", "where", "limit", "callable", "steps"}},
     {"close_stdin", {}},
@@ -238,6 +239,7 @@ void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutc
   s.steps = doc["steps"];
   if (doc.contains("client_context")) s.client_context = doc["client_context"];
   if (doc.contains("declare")) s.declare = doc["declare"];
+  if (doc.contains("transport_options")) s.transport_options = doc["transport_options"];
   check_steps(s.steps, "/steps", file, out.errors);
   check_role_actions(s.role, s.steps, "/steps", file, out.errors);
   if (s.fixture != "none") s.fixture_steps = load_fixture(s, out.errors);

@@ -35,6 +35,9 @@ struct Scenario {
   // and the capabilities the harness declares as the server (null: the default set).
   nlohmann::json client_context = nlohmann::json::object();
   nlohmann::json declare = nullptr;
+  // Client role over a network transport: how the harness's server end behaves (response mode,
+  // early stream closes; docs/testing-clients.md). Other carriers ignore it.
+  nlohmann::json transport_options = nlohmann::json::object();
 
   bool monitor_on(const std::string& name) const {
     auto it = monitors.find(name);

@@ -59,9 +59,7 @@ class Execution {
   Execution(const Scenario& s, const RunConfig& cfg, ScenarioResult& r)
       : s_(s), cfg_(cfg), r_(r), started_(Clock::now()),
         session_(s, SessionConfig{cfg.proposed_version, cfg.schemas, cfg.catalog}, r, started_),
-        scenario_deadline_(Deadline::after_ms(s.timeout_ms ? std::max(*s.timeout_ms * 10, cfg.scenario_timeout_ms)
-                                                           : cfg.scenario_timeout_ms)
-                               .earliest(cfg.run_deadline)) {}
+        scenario_deadline_(scenario_deadline(s, cfg)) {}
 
   void run() {
     vars_ = {{"protocol", cfg_.proposed_version},
@@ -162,6 +160,17 @@ class Execution {
 
   std::string gone_note() const {
     return session_.target_gone() ? "; " + session_.gone_reason() : std::string();
+  }
+
+  // "within 5000 ms", or what ended the wait before that (a transport that proved nothing more
+  // could come: the failure is then certain, not a guess about a slow target).
+  std::string waited(const json& step) const {
+    if (!session_.ended_early().empty()) return "(" + session_.ended_early() + ")";
+    return fmt::format("within {} ms", step_wait_ms(step));
+  }
+
+  static Awaiting awaiting_for(const json& matcher) {
+    return selects_only_responses(matcher) ? Awaiting::Answers : Awaiting::Anything;
   }
 
   std::vector<std::string> alive_req() const {
@@ -287,6 +296,11 @@ class Execution {
       match_or_fail(step, subst(step["matches"]), value, "the checked value");
     } else if (step.contains("sleep_ms")) {
       session_.wait_until(Deadline::after_ms(step["sleep_ms"].get<int>()).earliest(scenario_deadline_));
+    } else if (step.contains("await_answers_ms")) {
+      // For answers that cannot be waited for by id (to unreadable input): the whole window, or
+      // until the transport proves no answer can still come.
+      session_.wait_for(Deadline::after_ms(step["await_answers_ms"].get<int>()).earliest(scenario_deadline_),
+                        Awaiting::Answers);
     } else if (step.contains("list")) {
       do_list(step, dl);
     } else if (step.contains("foreach")) {
@@ -341,12 +355,11 @@ class Execution {
         [&](const InboundMessage& m) {
           return !m.json.contains("method") && m.kind.id && protocol::id_key(*m.kind.id) == key;
         },
-        dl);
+        dl, Awaiting::Answers);
     std::string method = body["method"].get<std::string>();
     if (!got) {
       fail(step, current_index_, current_label_,
-           fmt::format("no response to {} (id {}) within {} ms{}", method, compact(id), step_wait_ms(step),
-                       gone_note()),
+           fmt::format("no response to {} (id {}) {}{}", method, compact(id), waited(step), gone_note()),
            "a response with id " + compact(id), waiting_summary(), "", alive_req());
       return;
     }
@@ -356,10 +369,10 @@ class Execution {
 
   void do_expect(const json& step, Deadline dl) {
     json matcher = subst(step["expect"]);
-    auto got = session_.take(selector_for(matcher), dl);
+    auto got = session_.take(selector_for(matcher), dl, awaiting_for(matcher));
     if (!got) {
       fail(step, current_index_, current_label_,
-           fmt::format("the expected message did not arrive within {} ms{}", step_wait_ms(step), gone_note()),
+           fmt::format("the expected message did not arrive {}{}", waited(step), gone_note()),
            pretty(matcher), waiting_summary(), "", alive_req());
       return;
     }
@@ -369,6 +382,9 @@ class Execution {
   void do_expect_unordered(const json& step, Deadline dl) {
     std::vector<json> pending;
     for (const auto& m : step["expect_unordered"]) pending.push_back(subst(m));
+    Awaiting awaiting = Awaiting::Answers;
+    for (const auto& p : pending)
+      if (awaiting_for(p) == Awaiting::Anything) awaiting = Awaiting::Anything;
     while (!pending.empty()) {
       std::size_t which = 0;
       MatchResult found;
@@ -384,13 +400,12 @@ class Execution {
             }
             return false;
           },
-          dl);
+          dl, awaiting);
       if (!got) {
         std::string missing;
         for (const auto& p : pending) missing += pretty(p) + "\n";
         fail(step, current_index_, current_label_,
-             fmt::format("{} expected message(s) did not arrive within {} ms{}", pending.size(), step_wait_ms(step),
-                         gone_note()),
+             fmt::format("{} expected message(s) did not arrive {}{}", pending.size(), waited(step), gone_note()),
              missing, waiting_summary(), "", alive_req());
         return;
       }
@@ -399,10 +414,13 @@ class Execution {
     }
   }
 
+  // The window ends early once no answer can arrive (or, when notifications are not allowed
+  // either, no message at all); whatever arrived until then is judged.
   void do_silence(const json& step) {
     std::size_t since = session_.last_send_seq();
-    session_.wait_until(Deadline::after_ms(step["expect_silence_ms"].get<int>()).earliest(scenario_deadline_));
     bool allow_notes = step.value("allow_notifications", true);
+    session_.wait_for(Deadline::after_ms(step["expect_silence_ms"].get<int>()).earliest(scenario_deadline_),
+                      allow_notes ? Awaiting::Answers : Awaiting::Anything);
     std::string bad;
     for (const auto& m : session_.inbox()) {
       if (m.seq <= since) continue;
@@ -417,7 +435,7 @@ class Execution {
 
   void do_expect_no(const json& step) {
     json matcher = subst(step["expect_no"]);
-    session_.wait_until(Deadline::after_ms(step["for_ms"].get<int>()).earliest(scenario_deadline_));
+    session_.wait_for(Deadline::after_ms(step["for_ms"].get<int>()).earliest(scenario_deadline_), awaiting_for(matcher));
     for (const auto& m : session_.inbox())
       if (match(matcher, m.json).ok)
         fail(step, current_index_, current_label_, "a message arrived that must not", "nothing matching " + compact(matcher),

@@ -3,12 +3,22 @@
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/scenario/session.hpp"
+#include "harness/scenario/step_support.hpp"
 #include "harness/transport/transport.hpp"
 #include "harness/util/clock.hpp"
 
 #include <algorithm>
 
 namespace mcpspec::scenario {
+
+Deadline scenario_deadline(const Scenario& s, const RunConfig& cfg) {
+  long long step = s.timeout_ms.value_or(0);
+  auto widen = [&](const nlohmann::json& st) { step = std::max(step, step_ms(st, "within_ms")); };
+  for_each_step(s.fixture_steps, widen);
+  for_each_step(s.steps, widen);
+  long long bound = std::max(static_cast<long long>(cfg.scenario_timeout_ms), step * 10);
+  return Deadline::after_ms(bound).earliest(cfg.run_deadline);
+}
 
 Verdict verdict_from(const std::vector<Finding>& findings) {
   bool should = false;

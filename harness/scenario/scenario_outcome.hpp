@@ -28,6 +28,12 @@ struct ExecutionEnd {
   std::optional<std::string> error;
 };
 
+// The bound on one whole scenario: the run's --scenario bound, or ten times the longest wait the
+// scenario allows one step (its timeout_ms or a step's within_ms, fixture included) when that is
+// more, so a scenario that lets each of ten tool calls take 30 s can finish. Never past the run's
+// own deadline.
+Deadline scenario_deadline(const Scenario& s, const RunConfig& cfg);
+
 // FAIL on any MUST finding, WARN on any SHOULD finding, PASS otherwise.
 Verdict verdict_from(const std::vector<Finding>& findings);
 

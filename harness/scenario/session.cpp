@@ -152,6 +152,7 @@ bool Session::pump_once(Deadline deadline) {
   using T = transport::Event::Type;
   switch (e.type) {
     case T::Timeout: return false;
+    case T::Settled: return true;  // a wake-up: waits ask reach() themselves
     case T::Frame: on_frame(e.text); return true;
     case T::Stderr: log(WireEntry::Dir::Stderr, e.text); return true;
     case T::Oversize:
@@ -356,8 +357,25 @@ void Session::validate_inbound(const json& msg, const protocol::Classified& c, c
   monitor_finding("schema", {"MCPSPEC-SCHEMA"}, what, compact(msg));
 }
 
+bool Session::nothing_more(Awaiting awaiting) {
+  if (!transport_) return false;
+  auto reach = transport_->reach();
+  bool proved = awaiting == Awaiting::Answers ? reach != transport::Reach::Anything : reach == transport::Reach::Nothing;
+  if (!proved) return false;
+  // The transport queued everything before it narrowed; read it now, without waiting (bounded).
+  for (int i = 0; i < 10000 && pump_once(Deadline::after_ms(0)); ++i) {
+  }
+  ended_early_ = awaiting == Awaiting::Answers
+                     ? "every stream that could carry an answer has ended, so no answer can still arrive"
+                     : "no stream from the target is open, so no message can still arrive";
+  event("wait ended early: " + ended_early_ + " (" + transport_->name() + ")");
+  return true;
+}
+
 std::optional<InboundMessage> Session::take(const std::function<bool(const InboundMessage&)>& select,
-                                            Deadline deadline) {
+                                            Deadline deadline, Awaiting awaiting) {
+  ended_early_.clear();
+  bool proved = false;
   for (;;) {
     for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
       if (select(*it)) {
@@ -373,9 +391,22 @@ std::optional<InboundMessage> Session::take(const std::function<bool(const Inbou
       while (!exit_ && !brief.passed()) pump_once(brief);
       return std::nullopt;
     }
-    if (deadline.passed()) return std::nullopt;
+    if (proved || deadline.passed()) return std::nullopt;
+    if (nothing_more(awaiting)) {
+      proved = true;  // one more look at the inbox, which now holds everything that came
+      continue;
+    }
     pump_once(deadline);
   }
+}
+
+void Session::wait_for(Deadline deadline, Awaiting awaiting) {
+  ended_early_.clear();
+  while (!deadline.passed()) {
+    if (gone_ || nothing_more(awaiting)) break;
+    pump_once(deadline);
+  }
+  wait_until(Deadline::after_ms(0));  // what is queued counts
 }
 
 void Session::wait_until(Deadline deadline) {

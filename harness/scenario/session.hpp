@@ -48,6 +48,11 @@ class ScenarioBug : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What a wait waits for, so that it can end as soon as the transport proves none of it can still
+// arrive (transport::Reach; only Streamable HTTP can prove anything, elsewhere waits run to the
+// deadline). Answers: responses to what was sent (also the id-less errors for unreadable input).
+enum class Awaiting { Anything, Answers };
+
 class Session {
  public:
   Session(const Scenario& scenario, SessionConfig config, ScenarioResult& result, Clock::time_point started);
@@ -64,10 +69,16 @@ class Session {
   // A fresh request id not used before in this session.
   nlohmann::json next_request_id();
 
-  // Takes the first unconsumed message `select` accepts, waiting until the deadline.
-  std::optional<InboundMessage> take(const std::function<bool(const InboundMessage&)>& select, Deadline deadline);
-  // Reads everything that arrives until the deadline (messages go to the inbox).
+  // Takes the first unconsumed message `select` accepts, waiting until the deadline, or until no
+  // message of the `awaiting` kind can arrive any more (then nullopt and ended_early() says why).
+  std::optional<InboundMessage> take(const std::function<bool(const InboundMessage&)>& select, Deadline deadline,
+                                     Awaiting awaiting = Awaiting::Anything);
+  // Reads everything that arrives until the deadline (messages go to the inbox). Never ends early.
   void wait_until(Deadline deadline);
+  // Like wait_until, but ends once no message of the `awaiting` kind can arrive any more.
+  void wait_for(Deadline deadline, Awaiting awaiting);
+  // Why the last take()/wait_for() ended before its deadline ("" when it did not).
+  const std::string& ended_early() const { return ended_early_; }
   // Unconsumed messages, oldest first.
   const std::deque<InboundMessage>& inbox() const { return inbox_; }
   void consume(std::size_t seq);
@@ -92,6 +103,9 @@ class Session {
   void log(WireEntry::Dir dir, const std::string& text);
   // Pulls one transport event (waiting until the deadline); false when nothing came.
   bool pump_once(Deadline deadline);
+  // True when the transport proves nothing of the `awaiting` kind can still arrive; everything
+  // already queued has then been read into the inbox.
+  bool nothing_more(Awaiting awaiting);
   void on_frame(const std::string& text);
   void on_message(nlohmann::json msg);
   void monitor_response(const nlohmann::json& msg, const protocol::Classified& c, std::string& answered_method);
@@ -133,6 +147,7 @@ class Session {
   std::set<std::string> reported_;                    // monitor findings already reported (dedup)
   bool wire_truncated_ = false;
   bool heard_ = false;
+  std::string ended_early_;
 };
 
 }  // namespace mcpspec::scenario

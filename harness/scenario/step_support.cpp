@@ -41,4 +41,24 @@ int signal_number(const std::string& name) {
   return it == m.end() ? SIGTERM : it->second;
 }
 
+void for_each_step(const json& steps, const std::function<void(const json&)>& visit) {
+  if (!steps.is_array()) return;
+  for (const auto& step : steps) {
+    if (!step.is_object()) continue;
+    visit(step);
+    if (step.contains("steps")) for_each_step(step["steps"], visit);
+  }
+}
+
+long long step_ms(const json& step, const char* key) {
+  return step.contains(key) && step[key].is_number_integer() ? step[key].get<long long>() : 0;
+}
+
+bool selects_only_responses(const json& matcher) {
+  if (!matcher.is_object()) return false;
+  static const json kAbsent = {{"$absent", true}};
+  if (matcher.contains("method")) return matcher["method"] == kAbsent;
+  return matcher.contains("result") || matcher.contains("error");
+}
+
 }  // namespace mcpspec::scenario

@@ -28,10 +28,22 @@ struct Event {
     Closed,    // the target closed its output (stdout EOF / connection closed)
     Exited,    // the target process ended (status set)
     Timeout,   // nothing happened before the deadline
+    Settled,   // what can still arrive has narrowed (see Transport::reach): a wake-up, no content
   };
   Type type = Type::Timeout;
   std::string text;
   std::optional<ExitStatus> status;
+};
+
+// What can still arrive from the target, as far as the transport can prove it. Over Streamable
+// HTTP a response travels only on the POST stream of its request (or a resumption of it), never on
+// the standalone GET stream, so once those streams have ended no answer can come; once the GET
+// stream is gone too, nothing can. Transports that cannot know (stdio, WebSocket, legacy SSE, where
+// one channel carries everything) always say Anything, and every wait runs to its deadline.
+enum class Reach {
+  Anything,   // any message may still arrive
+  NoAnswers,  // no response to anything sent so far can arrive; server requests/notifications may
+  Nothing,    // no message of any kind can arrive until something new is sent
 };
 
 class Transport {
@@ -57,6 +69,9 @@ class Transport {
   virtual void stop() = 0;
   // A line for the wire log describing what was started ("spawned pid 123 in /tmp/x").
   virtual std::string describe() const = 0;
+  // See Reach. A transport that narrows it pushes a Settled event, so a waiting receive() wakes up.
+  // Messages that arrived before the narrowing are already queued when this says so.
+  virtual Reach reach() const { return Reach::Anything; }
 };
 
 }  // namespace mcpspec::transport

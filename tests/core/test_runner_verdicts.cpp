@@ -159,12 +159,14 @@ TEST_CASE("runner: a target that never answers fails at the step's deadline", "[
 }
 
 TEST_CASE("runner: the scenario-wide bound ends a scenario of endless waits", "[core][runner]") {
-  // Each wait alone is long; the scenario bound (scenario_timeout_ms) cuts the whole run short.
+  // Each wait alone is long (the run's default step wait); the scenario bound (scenario_timeout_ms)
+  // cuts the whole run short.
   coretest::ScenarioDir dir;
-  auto s = coretest::load_one(dir, scenario_doc(R"([{"expect": {"method": "never/sent"}, "within_ms": 600000},
-                                                {"expect": {"method": "never/sent"}, "within_ms": 600000}])",
+  auto s = coretest::load_one(dir, scenario_doc(R"([{"expect": {"method": "never/sent"}},
+                                                {"expect": {"method": "never/sent"}}])",
                                             R"({"fixture": "none"})"));
   auto cfg = coretest::run_config(fake("silent"));
+  cfg.timeout_ms = 600000;
   cfg.scenario_timeout_ms = 1500;
   auto r = scenario::run_scenario(s, cfg);
   INFO(describe(r));
@@ -172,6 +174,20 @@ TEST_CASE("runner: the scenario-wide bound ends a scenario of endless waits", "[
   REQUIRE(r.findings.size() == 1);
   CHECK(r.findings[0].step == 0);
   CHECK_THAT(r.findings[0].message, Catch::Contains("did not arrive"));
+}
+
+TEST_CASE("runner: the scenario bound grows to ten times the longest wait a step allows", "[core][runner]") {
+  // Ten tool calls of up to 30 s each need more than a 120 s bound; a step's within_ms (or the
+  // scenario's timeout_ms) says so. Here 100 ms would end the scenario before its second window.
+  coretest::ScenarioDir dir;
+  auto s = coretest::load_one(dir, scenario_doc(R"([{"run": ["true"], "within_ms": 150},
+                                                {"expect_silence_ms": 150}, {"expect_silence_ms": 150}])",
+                                            R"({"fixture": "none"})"));
+  auto cfg = coretest::run_config(fake("silent"));
+  cfg.scenario_timeout_ms = 100;
+  auto r = scenario::run_scenario(s, cfg);
+  INFO(describe(r));
+  CHECK(r.verdict == Verdict::Pass);
 }
 
 TEST_CASE("runner: a target that cannot start is an ERROR or a FAIL, never a crash", "[core][runner]") {

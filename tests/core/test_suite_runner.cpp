@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 
@@ -105,6 +106,48 @@ TEST_CASE("suite: one job and four jobs give the same verdicts", "[core][suite]"
   auto many = options(64);
   CHECK(run_suite(scenarios, many).size() == 6);
   CHECK(run_suite({}, options(4)).empty());
+}
+
+TEST_CASE("suite: with several jobs, scenarios with long declared waits start first", "[core][suite]") {
+  TempDir dir;
+  // Each scenario names itself in its target's environment, so the target factory sees the start
+  // order. In id order the waiting ones would start last; started first, they overlap the rest.
+  auto named = [&](const std::string& id, const std::string& steps) {
+    return make(dir, id, steps, R"({"env": {"MCPSPEC_TEST_WHO": ")" + id + R"("}})");
+  };
+  std::vector<Scenario> scenarios = {
+      named("core/suite/a-quick", kPass), named("core/suite/b-quick", kPass),
+      named("core/suite/c-window", R"([{"foreach": "${nothing}", "as": "x", "steps": [{"sleep_ms": 1}]},
+                                       {"expect_silence_ms": 300}])"),
+      named("core/suite/d-pause", R"([{"sleep_ms": 250}])")};
+  auto o = options(2);
+  o.protocols = {"2025-06-18"};
+  std::vector<std::string> started;
+  std::mutex mu;
+  o.config.target.make = [&, inner = o.config.target.make](const std::string& wd,
+                                                            const std::map<std::string, std::string>& env) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      auto it = env.find("MCPSPEC_TEST_WHO");
+      started.push_back(it == env.end() ? "?" : it->second);
+    }
+    return inner(wd, env);
+  };
+  auto results = run_suite(scenarios, o);
+  REQUIRE(results.size() == 4);
+  CHECK(results[0].id == "core/suite/a-quick");  // results keep scenario order
+  CHECK(results[2].id == "core/suite/c-window");
+  // Two workers: both waiting scenarios are taken before either quick one.
+  REQUIRE(started.size() == 4);
+  CHECK(std::set<std::string>{started[0], started[1]} ==
+        std::set<std::string>{"core/suite/c-window", "core/suite/d-pause"});
+
+  // One job keeps the plain order.
+  started.clear();
+  o.jobs = 1;
+  run_suite(scenarios, o);
+  CHECK(started == std::vector<std::string>{"core/suite/a-quick", "core/suite/b-quick", "core/suite/c-window",
+                                            "core/suite/d-pause"});
 }
 
 TEST_CASE("suite: the baseline turns FAIL into XFAIL and PASS into XPASS", "[core][suite][baseline]") {

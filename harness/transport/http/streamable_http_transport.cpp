@@ -137,18 +137,64 @@ void StreamableHttpTransport::post(const std::string& body, Deadline deadline, b
   for (auto& h : common_headers()) r.headers.push_back(std::move(h));
   r.body = body;
   auto conn = std::make_shared<HttpConnection>();
-  conn->connect(url_.host, url_.port, Deadline::after_ms(options_.connect_timeout_ms).earliest(deadline));
-  conn->write_all(format_request(r, url_.host_header()), deadline);
+  ++answer_streams_;  // before the bytes go out: an answer may be read the moment they do
+  {
+    std::lock_guard<std::mutex> lock(heard_mu_);
+    ++posts_unheard_;
+  }
+  try {
+    conn->connect(url_.host, url_.port, Deadline::after_ms(options_.connect_timeout_ms).earliest(deadline));
+    conn->write_all(format_request(r, url_.host_header()), deadline);
+  } catch (...) {
+    post_heard();
+    stream_ended(answer_streams_);
+    throw;
+  }
   launch(conn, [this, conn, what, request_id, initialize, initialized_note] {
-    read_post(conn, what, request_id, initialize, initialized_note);
+    read_post(conn, what, request_id, initialize, initialized_note);  // resumptions included
+    stream_ended(answer_streams_);
   });
+}
+
+void StreamableHttpTransport::post_heard() {
+  std::lock_guard<std::mutex> lock(heard_mu_);
+  if (posts_unheard_ > 0 && --posts_unheard_ == 0) heard_cv_.notify_all();
+}
+
+bool StreamableHttpTransport::await_heard(Deadline deadline) {
+  std::unique_lock<std::mutex> lock(heard_mu_);
+  return heard_cv_.wait_for(lock, std::chrono::milliseconds(deadline.remaining_ms()),
+                            [this] { return posts_unheard_ == 0; });
+}
+
+void StreamableHttpTransport::stream_ended(std::atomic<int>& open) {
+  // Everything the stream carried was queued before this, so a receiver that sees the narrowed
+  // reach() and drains the queue has all of it.
+  if (--open == 0) events_.push(Event{Event::Type::Settled, "", {}});
+}
+
+Reach StreamableHttpTransport::reach() const {
+  // Order matters: a POST thread starts the GET stream before it stops counting itself.
+  if (answer_streams_ > 0) return Reach::Anything;
+  return get_streams_ > 0 ? Reach::NoAnswers : Reach::Nothing;
 }
 
 void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, std::string what, std::string request_id,
                                         bool initialize, bool initialized_note) {
   Deadline dl = Deadline::after_ms(options_.stream_max_ms);
+  // The status counts as heard once read, or once it never can be (an error below).
+  struct Heard {
+    StreamableHttpTransport* t;
+    bool done = false;
+    void now() {
+      if (!done) t->post_heard();
+      done = true;
+    }
+    ~Heard() { now(); }
+  } heard{this};
   try {
     HttpHead head = conn->read_head(dl);
+    heard.now();
     std::string ct = lower(head.header("Content-Type"));
     std::string sid = head.header("Mcp-Session-Id");
     note("POST " + what + " -> " + std::to_string(head.status) + (ct.empty() ? "" : " " + ct) +
@@ -185,7 +231,11 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
         }
         if (start) {
           auto get_conn = std::make_shared<HttpConnection>();
-          launch(get_conn, [this] { run_get("", "", 0, 0); });
+          ++get_streams_;
+          launch(get_conn, [this] {
+            run_get("", "", 0, 0);  // reconnections after a retry hint included
+            stream_ended(get_streams_);
+          });
         }
       }
       return;

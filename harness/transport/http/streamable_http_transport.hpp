@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <condition_variable>
 #include <thread>
 
 namespace mcpspec::transport::http {
@@ -51,6 +52,7 @@ class StreamableHttpTransport : public Transport {
   std::optional<ExitStatus> exit_status() override;
   void stop() override;
   std::string describe() const override;
+  Reach reach() const override;
 
   // For raw HTTP checks: where the endpoint is and the state the transport keeps.
   Url endpoint() const { return url_; }
@@ -58,6 +60,11 @@ class StreamableHttpTransport : public Transport {
   std::string protocol_header() const;  // the MCP-Protocol-Version value sent, empty if none
   std::string origin() const { return options_.origin; }
   std::size_t max_message_bytes() const { return options_.max_message_bytes; }
+  // Waits (up to `deadline`) until every POST sent so far has its response status. Each POST is a
+  // connection of its own, which a server may handle in any order: a raw HTTP check that must come
+  // after the messages before it (a DELETE after notifications/initialized) waits for them here.
+  // Returns false when the deadline came first.
+  bool await_heard(Deadline deadline);
 
  private:
   struct Stream {
@@ -79,7 +86,10 @@ class StreamableHttpTransport : public Transport {
   void on_message_text(const std::string& text, const std::string& request_id, bool initialize, bool& answered);
   void note(const std::string& text) { events_.push(Event{Event::Type::Stderr, "http: " + text, {}}); }
   void launch(std::shared_ptr<HttpConnection> conn, std::function<void()> body);
+  // One stream counted in `open` has ended; when none is left, waiting receivers are woken.
+  void stream_ended(std::atomic<int>& open);
   void reap_finished();
+  void post_heard();  // one POST's response status has arrived (or it never will)
 
   HttpTransportOptions options_;
   Url url_;
@@ -91,7 +101,14 @@ class StreamableHttpTransport : public Transport {
   bool get_started_ = false;
   std::list<Stream> streams_;
   std::atomic<bool> stopping_{false};
+  // Streams that can still deliver messages (reach()): POST answers with their resumptions, and
+  // the standalone GET stream with its reconnections. Counted from before send() returns.
+  std::atomic<int> answer_streams_{0}, get_streams_{0};
   bool stopped_ = false;
+  // POSTs whose response status has not arrived yet (await_heard).
+  std::mutex heard_mu_;
+  std::condition_variable heard_cv_;
+  int posts_unheard_ = 0;
 };
 
 }  // namespace mcpspec::transport::http
