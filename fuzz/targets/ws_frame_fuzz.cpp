@@ -1,4 +1,5 @@
-// Fuzz target: the WebSocket frame decoder of the ws transport, fed what a server sends.
+// Fuzz target: the WebSocket frame decoder, fed what a server sends (client role: the ws transport)
+// and what a client sends (server role: the server end that tests WebSocket clients; frames masked).
 // MCPSPEC_FUZZ_BYTES_ONLY: the input is raw frames, not JSON (byte mutation only).
 // Invariants (abort when broken):
 //  - the messages and the error do not depend on how the bytes were split into reads;
@@ -9,11 +10,13 @@
 #include "harness/transport/http/ws_frame.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 using mcpspec::transport::http::WsDecoder;
 using mcpspec::transport::http::WsMessage;
 using mcpspec::transport::http::WsOpcode;
+using mcpspec::transport::http::WsRole;
 
 namespace {
 
@@ -23,8 +26,8 @@ struct Outcome {
   std::string error;
 };
 
-Outcome decode(std::string_view bytes, std::size_t max, std::uint64_t seed) {
-  WsDecoder d(max);
+Outcome decode(std::string_view bytes, std::size_t max, std::uint64_t seed, WsRole role) {
+  WsDecoder d(max, role);
   Outcome o;
   std::size_t pos = 0;
   while (pos < bytes.size() && o.ok) {
@@ -47,9 +50,10 @@ Outcome decode(std::string_view bytes, std::size_t max, std::uint64_t seed) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto bytes = mcpspec::fuzz::as_text(data, size);
   auto h = mcpspec::fuzz::input_hash(bytes);
-  for (std::size_t max : {std::size_t{16}, std::size_t{1} << 20}) {
-    auto whole = decode(bytes, max, 0);
-    auto split = decode(bytes, max, h | 1);
+  for (auto [role, max] : {std::pair{WsRole::Client, std::size_t{16}}, std::pair{WsRole::Client, std::size_t{1} << 20},
+                            std::pair{WsRole::Server, std::size_t{16}}, std::pair{WsRole::Server, std::size_t{1} << 20}}) {
+    auto whole = decode(bytes, max, 0, role);
+    auto split = decode(bytes, max, h | 1, role);
     MCPSPEC_FUZZ_CHECK(whole.ok == split.ok && whole.error == split.error, "the outcome does not depend on splits");
     MCPSPEC_FUZZ_CHECK(whole.messages.size() == split.messages.size(), "same messages whatever the splits");
     for (std::size_t i = 0; i < whole.messages.size(); ++i) {

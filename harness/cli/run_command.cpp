@@ -6,6 +6,7 @@
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/protocol/versions.hpp"
 #include "harness/scenario/baseline.hpp"
+#include "harness/scenario/client_http_target.hpp"
 #include "harness/scenario/client_stdio_target.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/scenario/suite.hpp"
@@ -132,6 +133,10 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   Selection sel = a.selection;
   if (sel.paths.empty()) sel.paths = target.scenarios;
   if (sel.paths.empty() && !a.client.empty()) sel.paths = {home_dir() + "/scenarios/mcp/client"};
+  // An HTTP client also gets the checks of its transport itself.
+  if (a.selection.paths.empty() && target.scenarios.empty() && !a.client.empty() &&
+      (a.transport == "http" || a.transport == "sse"))
+    sel.paths.push_back(home_dir() + "/scenarios/mcp/transport/" + a.transport + "-client");
   auto scenarios = select_scenarios(sel);
   // A run tests one role: scenarios written for the other role are left out rather than skipped.
   std::string role = a.client.empty() ? "server" : "client";
@@ -167,7 +172,9 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   }
 
   scenario::SuiteOptions so;
-  if (wants_network_target(a.url, a.transport)) {
+  if (!a.client.empty()) {
+    // Built below: the client role picks its carrier from --transport alone.
+  } else if (wants_network_target(a.url, a.transport)) {
     NetworkTargetOptions no;
     no.server = a.server;
     no.url = a.url;
@@ -181,7 +188,9 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   }
   if (!a.client.empty()) {
     try {
-      so.config.target = scenario::client_stdio_target(a.client, binary_dir() + "/mcpspec", a.max_message_bytes);
+      so.config.target = a.transport.empty() || a.transport == "stdio"
+                             ? scenario::client_stdio_target(a.client, binary_dir() + "/mcpspec", a.max_message_bytes)
+                             : scenario::client_http_target(a.client, a.transport, a.max_message_bytes);
     } catch (const std::exception& e) {
       throw UsageError(std::string("--client: ") + e.what());
     }
@@ -279,8 +288,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Write this run's failures as a baseline file (review the reasons before committing it)");
   cmd->add_option("--targets", args->targets_file, "Default targets file used when no --server is given");
   cmd->add_option("--client", args->client,
-                  "Test a stdio client: its command, with {server} (or {server_argv_json}) where the server command "
-                  "goes (default suite: scenarios/mcp/client)");
+                  "Test a client: its command, with {server} (or {server_argv_json}) where the server command "
+                  "goes (stdio), or {url} where the endpoint URL goes (--transport http) (default suite: "
+                  "scenarios/mcp/client)");
   cmd->add_flag("--cooperative", args->cooperative,
                 "The --client follows the client driver protocol (MCPSPEC_CONTEXT), so scenarios tagged "
                 "'cooperative' run instead of being skipped");

@@ -76,3 +76,32 @@ TEST_CASE("ws: protocol errors and the size bound", "[http][ws]") {
     CHECK_FALSE(d.feed(server_frame(0xC1, "x"), out));
   }
 }
+
+TEST_CASE("ws server side: unmasked frames out, masked client frames in", "[ws][http]") {
+  std::vector<WsMessage> out;
+  SECTION("the accept key of RFC 6455's example") { CHECK(ws_accept("dGhlIHNhbXBsZSBub25jZQ==") == "s3pPLMBiTxaQ9kYGzzhZRbK+xOo="); }
+  SECTION("server frames are unmasked and a client decoder reads them") {
+    std::string f = ws_server_frame(WsOpcode::Text, std::string(300, 'y'));
+    CHECK((static_cast<unsigned char>(f[1]) & 0x80) == 0);
+    WsDecoder d(1000);
+    REQUIRE(d.feed(f, out));
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].payload == std::string(300, 'y'));
+  }
+  SECTION("a server decoder unmasks client frames, split anywhere") {
+    std::string f = ws_client_frame(WsOpcode::Text, R"({"jsonrpc":"2.0","method":"ping","id":1})", 0x11223344u);
+    WsDecoder d(1000, WsRole::Server);
+    for (char c : f) REQUIRE(d.feed(std::string(1, c), out));
+    REQUIRE(out.size() == 1);
+    CHECK(out[0].payload == R"({"jsonrpc":"2.0","method":"ping","id":1})");
+  }
+  SECTION("a server decoder refuses an unmasked client frame") {
+    WsDecoder d(1000, WsRole::Server);
+    CHECK_FALSE(d.feed(ws_server_frame(WsOpcode::Text, "x"), out));
+    CHECK_THAT(d.error(), Catch::Contains("unmasked"));
+  }
+  SECTION("the size bound holds for masked frames too") {
+    WsDecoder d(10, WsRole::Server);
+    CHECK_FALSE(d.feed(ws_client_frame(WsOpcode::Text, std::string(11, 'x'), 7u), out));
+  }
+}

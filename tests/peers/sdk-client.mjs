@@ -1,11 +1,16 @@
 #!/usr/bin/env node
 // A small MCP client built on @modelcontextprotocol/sdk's Client (pinned in tests/package.json),
 // used as a real client nobody here wrote: `mcpspec run --client 'node tests/peers/sdk-client.mjs
-// {server}' --cooperative`. It follows mcpspec's client driver protocol (docs/testing-clients.md):
+// {server}' --cooperative`, or over a network transport: `--client 'node tests/peers/sdk-client.mjs
+// {url}' --transport http|sse|ws` (the SDK's StreamableHTTPClientTransport, SSEClientTransport for a
+// URL ending in /sse, WebSocketClientTransport for ws://). It follows mcpspec's client driver protocol (docs/testing-clients.md):
 // MCPSPEC_CONTEXT says which capabilities to declare and what to do after the handshake; every
 // protocol decision is left to the SDK (defaults everywhere), which is what is being tested.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
+import { WebSocketClientTransport } from "@modelcontextprotocol/sdk/client/websocket.js";
 import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
@@ -17,7 +22,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const [command, ...args] = process.argv.slice(2);
 if (!command) {
-  log("usage: sdk-client.mjs SERVER_COMMAND [ARGS...]");
+  log("usage: sdk-client.mjs SERVER_COMMAND [ARGS...] | sdk-client.mjs URL");
   process.exit(2);
 }
 let context = {};
@@ -43,7 +48,16 @@ if (capabilities.roots)
   }));
 if (capabilities.elicitation) client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "decline" }));
 
-const transport = new StdioClientTransport({ command, args, stderr: "inherit" });
+// A URL selects a network transport; anything else is a stdio server command.
+const networkTransport = (text) => {
+  const url = new URL(text);
+  if (url.protocol === "ws:" || url.protocol === "wss:") return new WebSocketClientTransport(url);
+  if (url.pathname.endsWith("/sse")) return new SSEClientTransport(url);
+  return new StreamableHTTPClientTransport(url);
+};
+const transport = /^(https?|wss?):\/\//.test(command)
+  ? networkTransport(command)
+  : new StdioClientTransport({ command, args, stderr: "inherit" });
 let closed = false;
 const closedPromise = new Promise((resolve) => {
   client.onclose = () => {
@@ -96,6 +110,8 @@ for (const action of context.actions || []) {
       await sleep(action.ms || 100);
       break;
     case "exit":
+      // Over Streamable HTTP the SDK's way to end a session is an explicit DELETE.
+      if (typeof transport.terminateSession === "function") await transport.terminateSession().catch((e) => log(`terminateSession: ${e.message}`));
       await client.close();
       process.exit(0);
     default:

@@ -4,6 +4,18 @@
 
 namespace mcpspec::transport::http {
 
+std::string sse_message_event(const std::string& data, const std::string& id) {
+  std::string e = id.empty() ? "event: message\n" : "id: " + id + "\nevent: message\n";
+  std::size_t start = 0;
+  for (;;) {
+    auto nl = data.find('\n', start);
+    e += "data: " + data.substr(start, nl == std::string::npos ? std::string::npos : nl - start) + "\n";
+    if (nl == std::string::npos) break;
+    start = nl + 1;
+  }
+  return e + "\n";
+}
+
 void SseParser::reset_event() {
   cur_ = SseEvent{};
   cur_fields_ = false;

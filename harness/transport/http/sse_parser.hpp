@@ -20,6 +20,10 @@ struct SseEvent {
   std::string type() const { return event.empty() ? "message" : event; }
 };
 
+// One `message` event carrying `data` (with `id:` when `id` is not empty), as a server writes it.
+// Every line of `data` becomes a `data:` line, so text with newlines still stays one event.
+std::string sse_message_event(const std::string& data, const std::string& id = "");
+
 class SseParser {
  public:
   explicit SseParser(std::size_t max_event_bytes = 16 * 1024 * 1024) : max_(max_event_bytes) {}

@@ -1,38 +1,10 @@
 #include "harness/transport/http/websocket_transport.hpp"
 
-#include <boost/uuid/detail/sha1.hpp>
-
 #include <random>
 
 namespace mcpspec::transport::http {
 
 namespace {
-
-std::string base64(const unsigned char* data, std::size_t n) {
-  static const char* t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  for (std::size_t i = 0; i < n; i += 3) {
-    unsigned v = data[i] << 16 | (i + 1 < n ? data[i + 1] << 8 : 0) | (i + 2 < n ? data[i + 2] : 0);
-    out += t[(v >> 18) & 63];
-    out += t[(v >> 12) & 63];
-    out += i + 1 < n ? t[(v >> 6) & 63] : '=';
-    out += i + 2 < n ? t[v & 63] : '=';
-  }
-  return out;
-}
-
-// The Sec-WebSocket-Accept a server must answer for `key` (RFC 6455 section 4.2.2).
-std::string expected_accept(const std::string& key) {
-  boost::uuids::detail::sha1 h;
-  std::string s = key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
-  h.process_bytes(s.data(), s.size());
-  boost::uuids::detail::sha1::digest_type d;
-  h.get_digest(d);
-  unsigned char bytes[20];
-  for (int i = 0; i < 5; ++i)
-    for (int j = 0; j < 4; ++j) bytes[i * 4 + j] = static_cast<unsigned char>((d[i] >> (24 - 8 * j)) & 0xFF);
-  return base64(bytes, 20);
-}
 
 std::uint32_t random_u32() {
   static thread_local std::mt19937 rng{std::random_device{}()};
@@ -60,7 +32,7 @@ void WebSocketTransport::start() {
   }
   unsigned char nonce[16];
   for (auto& b : nonce) b = static_cast<unsigned char>(random_u32());
-  std::string key = base64(nonce, 16);
+  std::string key = ws_base64(nonce, 16);
   HttpRequest r;
   r.method = "GET";
   r.target = url_.target;
@@ -75,7 +47,7 @@ void WebSocketTransport::start() {
   if (head.status != 101)
     throw TransportError("WebSocket handshake: " + url_.text() + " answered " + std::to_string(head.status) +
                          " instead of 101 Switching Protocols");
-  if (head.header("Sec-WebSocket-Accept") != expected_accept(key))
+  if (head.header("Sec-WebSocket-Accept") != ws_accept(key))
     throw TransportError("WebSocket handshake: wrong Sec-WebSocket-Accept \"" + head.header("Sec-WebSocket-Accept") +
                          "\"");
   note("connected to " + url_.text() + (head.has_header("Sec-WebSocket-Protocol")

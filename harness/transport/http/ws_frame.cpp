@@ -1,21 +1,64 @@
 #include "harness/transport/http/ws_frame.hpp"
 
+#include <boost/uuid/detail/sha1.hpp>
+
 namespace mcpspec::transport::http {
 
-std::string ws_client_frame(WsOpcode op, std::string_view payload, std::uint32_t mask) {
+namespace {
+
+// The frame header: FIN + opcode, then the length in 7, 7+16 or 7+64 bits; `mask_bit` marks a
+// masking key to follow.
+std::string frame_header(WsOpcode op, std::size_t n, bool mask_bit) {
   std::string f;
+  unsigned char m = mask_bit ? 0x80 : 0x00;
   f.push_back(static_cast<char>(0x80 | static_cast<std::uint8_t>(op)));
-  std::size_t n = payload.size();
   if (n < 126) {
-    f.push_back(static_cast<char>(0x80 | n));
+    f.push_back(static_cast<char>(m | n));
   } else if (n <= 0xFFFF) {
-    f.push_back(static_cast<char>(0x80 | 126));
+    f.push_back(static_cast<char>(m | 126));
     f.push_back(static_cast<char>((n >> 8) & 0xFF));
     f.push_back(static_cast<char>(n & 0xFF));
   } else {
-    f.push_back(static_cast<char>(0x80 | 127));
+    f.push_back(static_cast<char>(m | 127));
     for (int i = 7; i >= 0; --i) f.push_back(static_cast<char>((static_cast<std::uint64_t>(n) >> (8 * i)) & 0xFF));
   }
+  return f;
+}
+
+}  // namespace
+
+std::string ws_server_frame(WsOpcode op, std::string_view payload) {
+  return frame_header(op, payload.size(), false) + std::string(payload);
+}
+
+std::string ws_base64(const unsigned char* data, std::size_t n) {
+  static const char* t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  for (std::size_t i = 0; i < n; i += 3) {
+    unsigned v = data[i] << 16 | (i + 1 < n ? data[i + 1] << 8 : 0) | (i + 2 < n ? data[i + 2] : 0);
+    out += t[(v >> 18) & 63];
+    out += t[(v >> 12) & 63];
+    out += i + 1 < n ? t[(v >> 6) & 63] : '=';
+    out += i + 2 < n ? t[v & 63] : '=';
+  }
+  return out;
+}
+
+std::string ws_accept(const std::string& key) {
+  boost::uuids::detail::sha1 h;
+  std::string s = key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+  h.process_bytes(s.data(), s.size());
+  boost::uuids::detail::sha1::digest_type d;
+  h.get_digest(d);
+  unsigned char bytes[20];
+  for (int i = 0; i < 5; ++i)
+    for (int j = 0; j < 4; ++j) bytes[i * 4 + j] = static_cast<unsigned char>((d[i] >> (24 - 8 * j)) & 0xFF);
+  return ws_base64(bytes, 20);
+}
+
+std::string ws_client_frame(WsOpcode op, std::string_view payload, std::uint32_t mask) {
+  std::size_t n = payload.size();
+  std::string f = frame_header(op, n, true);
   unsigned char m[4] = {static_cast<unsigned char>(mask >> 24), static_cast<unsigned char>(mask >> 16),
                         static_cast<unsigned char>(mask >> 8), static_cast<unsigned char>(mask)};
   for (unsigned char b : m) f.push_back(static_cast<char>(b));
@@ -35,7 +78,8 @@ bool WsDecoder::feed(std::string_view bytes, std::vector<WsMessage>& out) {
     std::uint64_t len = b1 & 0x7F;
     std::size_t header = 2;
     if (b0 & 0x70) return error_ = "reserved bits set without an extension", false;
-    if (masked) return error_ = "the server masked a frame (servers must not)", false;
+    if (role_ == WsRole::Client && masked) return error_ = "the server masked a frame (servers must not)", false;
+    if (role_ == WsRole::Server && !masked) return error_ = "the client sent an unmasked frame (clients must mask)", false;
     if (len == 126) {
       if (buf_.size() < 4) return true;
       len = (static_cast<std::uint64_t>(static_cast<unsigned char>(buf_[2])) << 8) | static_cast<unsigned char>(buf_[3]);
@@ -53,9 +97,12 @@ bool WsDecoder::feed(std::string_view bytes, std::vector<WsMessage>& out) {
       return error_ = "unknown opcode " + std::to_string(static_cast<int>(op)), false;
     if (len > max_ || partial_.size() + len > max_)
       return error_ = "message larger than " + std::to_string(max_) + " bytes", false;
-    if (buf_.size() < header + len) return true;
-    std::string payload = buf_.substr(header, static_cast<std::size_t>(len));
-    buf_.erase(0, header + static_cast<std::size_t>(len));
+    std::size_t key = masked ? 4 : 0;
+    if (buf_.size() < header + key + len) return true;
+    std::string payload = buf_.substr(header + key, static_cast<std::size_t>(len));
+    for (std::size_t i = 0; key && i < payload.size(); ++i)
+      payload[i] = static_cast<char>(static_cast<unsigned char>(payload[i]) ^ static_cast<unsigned char>(buf_[header + i % 4]));
+    buf_.erase(0, header + key + static_cast<std::size_t>(len));
     if (control) {
       out.push_back({op, std::move(payload)});
       continue;

@@ -1,6 +1,8 @@
 #pragma once
-// RFC 6455 framing as the client side needs it: frames we send are masked; frames from the server
-// are decoded incrementally with a size bound, control frames checked, fragments reassembled.
+// RFC 6455 framing for both ends: as a client (testing a server) the frames we send are masked and
+// the server's must not be; as a server (testing a client) ours are unmasked and the client's must
+// be masked. Frames are decoded incrementally with a size bound, control frames checked, fragments
+// reassembled.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -13,6 +15,17 @@ enum class WsOpcode : std::uint8_t { Continuation = 0, Text = 1, Binary = 2, Clo
 
 // One frame from client to server (FIN set, masked with `mask`).
 std::string ws_client_frame(WsOpcode op, std::string_view payload, std::uint32_t mask);
+// One frame from server to client (FIN set, unmasked).
+std::string ws_server_frame(WsOpcode op, std::string_view payload);
+
+// Standard base64 (RFC 4648, with padding).
+std::string ws_base64(const unsigned char* data, std::size_t n);
+// The Sec-WebSocket-Accept that answers Sec-WebSocket-Key `key` (RFC 6455 section 4.2.2).
+std::string ws_accept(const std::string& key);
+
+// Which end decodes: a Client reads server frames (must be unmasked), a Server reads client frames
+// (must be masked; they are unmasked here).
+enum class WsRole { Client, Server };
 
 struct WsMessage {
   WsOpcode opcode = WsOpcode::Text;  // Text, Binary (whole message), Close, Ping or Pong
@@ -21,7 +34,8 @@ struct WsMessage {
 
 class WsDecoder {
  public:
-  explicit WsDecoder(std::size_t max_message_bytes) : max_(max_message_bytes) {}
+  explicit WsDecoder(std::size_t max_message_bytes, WsRole role = WsRole::Client)
+      : max_(max_message_bytes), role_(role) {}
   // Feeds bytes; complete messages go to `out`. Returns false on a protocol error (error() says
   // which); the connection must then be closed.
   bool feed(std::string_view bytes, std::vector<WsMessage>& out);
@@ -29,6 +43,7 @@ class WsDecoder {
 
  private:
   std::size_t max_;
+  WsRole role_;
   std::string buf_;
   std::string partial_;  // a fragmented data message so far
   std::optional<WsOpcode> partial_op_;

@@ -1,0 +1,143 @@
+#include "harness/transport/http/http_client_target.hpp"
+
+#include "harness/transport/http/legacy_sse_server.hpp"
+#include "harness/transport/http/streamable_http_server.hpp"
+#include "harness/transport/http/websocket_server.hpp"
+
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace mcpspec::transport::http {
+
+std::string expand_url_command(const std::string& command, const std::string& url) {
+  if (command.find("{url}") == std::string::npos)
+    throw TransportError("the --client command has no {url} placeholder, so the client cannot be told where the "
+                         "server listens: " + command);
+  std::string quoted = "'";
+  for (char c : url) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  quoted += "'";
+  std::string out = command;
+  for (auto p = out.find("{url}"); p != std::string::npos; p = out.find("{url}", p + quoted.size()))
+    out.replace(p, 5, quoted);
+  return out;
+}
+
+HttpClientTarget::HttpClientTarget(HttpClientOptions options) : options_(std::move(options)) {}
+
+HttpClientTarget::~HttpClientTarget() { stop(); }
+
+void HttpClientTarget::configure(const nlohmann::json& o) {
+  if (!o.is_object()) return;
+  if (o.contains("response_mode")) options_.server.response_mode = o["response_mode"].get<std::string>();
+  if (o.contains("close_after_priming_retry_ms"))
+    options_.server.close_after_priming_retry_ms = o["close_after_priming_retry_ms"].get<int>();
+}
+
+void HttpClientTarget::start() {
+  if (options_.transport == "http") server_ = std::make_unique<StreamableHttpServer>(options_.server, events_);
+  else if (options_.transport == "sse") server_ = std::make_unique<LegacySseServer>(options_.server, events_);
+  else if (options_.transport == "ws") server_ = std::make_unique<WebSocketServer>(options_.server, events_);
+  else throw TransportError("no client-side server for transport " + options_.transport);
+  server_->start();
+  expanded_ = expand_url_command(options_.command, server_->url());
+  SpawnOptions so = options_.spawn;
+  so.command = expanded_;
+  child_.spawn(so);
+}
+
+std::string HttpClientTarget::describe() const {
+  std::string s = "listening on " + (server_ ? server_->url() : std::string("?")) + "; spawned client pid " +
+                  std::to_string(child_.pid()) + ": " + expanded_;
+  if (!options_.spawn.workdir.empty()) s += " (in " + options_.spawn.workdir + ")";
+  return s;
+}
+
+void HttpClientTarget::read_child_stream(int fd, LineFramer& framer, const char* prefix, bool is_stdout) {
+  char buf[65536];
+  bool eof = false;
+  for (int rounds = 0; rounds < 64; ++rounds) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      framer.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) break;
+    eof = true;
+    break;
+  }
+  if (eof) {
+    framer.finish();
+    if (is_stdout) child_.close_stdout();
+    else child_.close_stderr();
+  }
+  while (framer.has_frame()) events_.push(Event{Event::Type::Stderr, prefix + framer.pop().text, std::nullopt});
+}
+
+Event HttpClientTarget::receive(Deadline deadline) {
+  for (;;) {
+    // The HTTP side fills the queue from its own threads; the client's output is read here, in
+    // slices of at most 20 ms so neither waits long for the other.
+    Event e = events_.pop(Deadline::after_ms(0));
+    if (e.type != Event::Type::Timeout) return e;
+    if (!exit_reported_ && child_.stdout_fd() < 0 && child_.stderr_fd() < 0)
+      if (auto st = child_.poll_exit()) {
+        exit_reported_ = true;
+        return Event{Event::Type::Exited, st->text(), st};
+      }
+    if (deadline.passed()) return Event{};
+    struct pollfd fds[2];
+    int n = 0;
+    for (int fd : {child_.stdout_fd(), child_.stderr_fd()})
+      if (fd >= 0) fds[n++] = {fd, POLLIN, 0};
+    int slice = deadline.remaining_ms(20);
+    if (n == 0) {
+      e = events_.pop(Deadline::after_ms(slice));
+      if (e.type != Event::Type::Timeout) return e;
+    } else {
+      ::poll(fds, static_cast<nfds_t>(n), slice);
+      for (int i = 0; i < n; ++i) {
+        if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        if (fds[i].fd == child_.stdout_fd()) read_child_stream(fds[i].fd, out_framer_, "client stdout: ", true);
+        else if (fds[i].fd == child_.stderr_fd()) read_child_stream(fds[i].fd, err_framer_, "", false);
+      }
+    }
+    // A client that exits while a grandchild keeps its stdout open still counts as exited.
+    if (!exit_reported_ && !connected())
+      if (auto st = child_.poll_exit()) {
+        exit_reported_ = true;
+        events_.push(Event{Event::Type::Exited, st->text(), st});
+      }
+  }
+}
+
+void HttpClientTarget::send(const std::string& frame, Deadline deadline) {
+  if (!server_) throw TransportError("not started");
+  server_->deliver(frame, deadline);
+}
+
+// Over HTTP there is no byte stream to corrupt: the bytes travel as one message body / event.
+void HttpClientTarget::send_raw(const std::string& bytes, Deadline deadline) { send(bytes, deadline); }
+
+void HttpClientTarget::close_input() {
+  if (server_) server_->close();
+}
+
+void HttpClientTarget::crash_server() {
+  if (server_) server_->crash();
+}
+
+void HttpClientTarget::signal(int sig) { child_.signal_group(sig); }
+
+std::optional<ExitStatus> HttpClientTarget::exit_status() { return child_.poll_exit(); }
+
+void HttpClientTarget::stop() {
+  // The server end goes first, so a client that ends when its server goes away ends on its own
+  // before the grace period and the signals.
+  if (server_) server_->stop();
+  child_.terminate(options_.stop_grace_ms);
+}
+
+}  // namespace mcpspec::transport::http

@@ -1,0 +1,61 @@
+#pragma once
+// The target of `mcpspec run --client 'CMD {url}' --transport http|sse|ws`: a client process started
+// once per scenario and given the URL of a server end mcpspec runs on 127.0.0.1 (an ephemeral port
+// per scenario). The client's stdout/stderr become Stderr events for the wire log, as over stdio.
+#include "harness/scenario/client_target.hpp"
+#include "harness/transport/child_process.hpp"
+#include "harness/transport/http/client_side_server.hpp"
+#include "harness/transport/line_framer.hpp"
+
+#include <memory>
+#include <string>
+
+namespace mcpspec::transport::http {
+
+struct HttpClientOptions {
+  std::string command;    // run by /bin/sh -c; {url} becomes the endpoint URL (one shell word)
+  std::string transport;  // http | sse | ws
+  SpawnOptions spawn;     // workdir and env (command is filled in by start())
+  ClientSideOptions server;
+  int stop_grace_ms = 500;
+};
+
+// Replaces {url} (shell-quoted); throws TransportError when the command has no {url}.
+std::string expand_url_command(const std::string& command, const std::string& url);
+
+class HttpClientTarget : public scenario::ClientTarget {
+ public:
+  explicit HttpClientTarget(HttpClientOptions options);
+  ~HttpClientTarget() override;
+
+  std::string name() const override { return options_.transport; }
+  void configure(const nlohmann::json& options) override;
+  void start() override;
+  void send(const std::string& frame, Deadline deadline) override;
+  void send_raw(const std::string& bytes, Deadline deadline) override;
+  Event receive(Deadline deadline) override;
+  void close_input() override;
+  void signal(int sig) override;
+  std::optional<ExitStatus> exit_status() override;
+  void stop() override;
+  std::string describe() const override;
+
+  void crash_server() override;
+  // A client that has exited has abandoned its session, even without a DELETE.
+  bool connected() const override { return !exit_reported_ && server_ && server_->session_open(); }
+  int connections() const override { return server_ ? server_->sessions() : 0; }
+  nlohmann::json http_requests() const override { return server_ ? server_->requests() : nlohmann::json::array(); }
+
+ private:
+  void read_child_stream(int fd, LineFramer& framer, const char* prefix, bool is_stdout);
+
+  HttpClientOptions options_;
+  EventQueue events_;
+  std::unique_ptr<ClientSideServer> server_;
+  ChildProcess child_;
+  std::string expanded_;
+  LineFramer out_framer_{64 * 1024}, err_framer_{64 * 1024};
+  bool exit_reported_ = false;
+};
+
+}  // namespace mcpspec::transport::http

@@ -1,0 +1,472 @@
+#include "harness/transport/http/streamable_http_server.hpp"
+
+#include "harness/transport/http/httplib_support.hpp"
+#include "harness/transport/http/sse_parser.hpp"
+
+#include <fmt/format.h>
+#include <httplib.h>
+
+#include <algorithm>
+
+namespace mcpspec::transport::http {
+
+using nlohmann::json;
+
+namespace {
+
+// A POST or GET waits at most this long for something to send; a stream connection lives at most
+// this long. Both are far beyond any scenario, which ends (and stops the server) long before.
+constexpr auto kMaxHandlerWait = std::chrono::minutes(10);
+
+bool is_request(const json& m) { return m.is_object() && m.contains("method") && m.contains("id"); }
+bool is_response(const json& m) {
+  return m.is_object() && !m.contains("method") && m.contains("id") && (m.contains("result") || m.contains("error"));
+}
+
+std::string what_of(const json& body) {
+  if (body.is_object() && body.contains("method") && body["method"].is_string()) return body["method"];
+  if (body.is_object()) return "response";
+  if (body.is_array()) return fmt::format("batch of {}", body.size());
+  return "body";
+}
+
+}  // namespace
+
+StreamableHttpServer::StreamableHttpServer(ClientSideOptions options, EventQueue& events)
+    : options_(std::move(options)), events_(events) {}
+
+StreamableHttpServer::~StreamableHttpServer() { stop(); }
+
+void StreamableHttpServer::note(const std::string& line) { events_.push(Event{Event::Type::Stderr, "http: " + line, {}}); }
+
+void StreamableHttpServer::start() {
+  server_ = std::make_unique<httplib::Server>();
+  // Stream connections and request POSTs waiting for the scenario each hold a worker.
+  server_->new_task_queue = [] { return new httplib::ThreadPool(32); };
+  server_->set_payload_max_length(options_.max_message_bytes);
+  server_->set_read_timeout(std::chrono::seconds(10));
+  server_->set_keep_alive_timeout(5);
+  server_->Post("/mcp", [this](const httplib::Request& q, httplib::Response& r) { on_post(q, r); });
+  server_->Get("/mcp", [this](const httplib::Request& q, httplib::Response& r) { on_get(q, r); });
+  server_->Delete("/mcp", [this](const httplib::Request& q, httplib::Response& r) { on_delete(q, r); });
+  server_->set_error_handler([this](const httplib::Request& q, httplib::Response& r) {
+    // Oversize bodies (413) and unknown paths end here; the client is told and the log says why.
+    if (r.status == 413) note(fmt::format("{} {}: body over --max-message-bytes ({}) -> 413", q.method, q.path,
+                                          options_.max_message_bytes));
+    else if (q.path != "/mcp") note(fmt::format("{} {} (not the endpoint) -> {}", q.method, q.path, r.status));
+  });
+  port_ = server_->bind_to_any_port("127.0.0.1");
+  if (port_ <= 0) throw TransportError("cannot listen on 127.0.0.1 for the client under test");
+  thread_ = std::thread([this] { server_->listen_after_bind(); });
+}
+
+std::string StreamableHttpServer::url() const { return fmt::format("http://127.0.0.1:{}/mcp", port_); }
+
+void StreamableHttpServer::record(const httplib::Request& req, int status, json extra) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (records_.size() >= 1000) return;
+  json r = {{"method", req.method},
+            {"path", req.path},
+            {"headers", request_headers(req)},
+            {"status", status}};
+  for (auto& [k, v] : extra.items()) r[k] = v;
+  records_.push_back(std::move(r));
+}
+
+StreamableHttpServer::Session* StreamableHttpServer::session_for(const httplib::Request& req, httplib::Response& res,
+                                                                 const std::string& what) {
+  std::string sid = req.get_header_value("Mcp-Session-Id");
+  if (sid.empty()) {
+    res.status = 400;
+    res.set_content(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Mcp-Session-Id header required"}})",
+                    "application/json");
+    note(what + " without Mcp-Session-Id -> 400");
+    return nullptr;
+  }
+  auto it = sessions_.find(sid);
+  if (it == sessions_.end() || !it->second.alive) {
+    res.status = 404;
+    res.set_content(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32001,"message":"Session not found"}})",
+                    "application/json");
+    note(what + " with " + (it == sessions_.end() ? "an unknown" : "an ended") + " session id -> 404");
+    return nullptr;
+  }
+  return &it->second;
+}
+
+void StreamableHttpServer::append(Session& s, int stream, std::string data) {
+  s.streams[stream].history.push_back({fmt::format("{}-{}", stream, ++s.next_event), std::move(data)});
+  cv_.notify_all();
+}
+
+json StreamableHttpServer::facts(bool starts_session, const std::string& sid_header) const {
+  // What the client knew when it made the request: whether a session id had been issued to it and
+  // which version was negotiated. An initialize POST starts afresh, so it owes neither.
+  std::lock_guard<std::mutex> lock(mu_);
+  auto cur = sessions_.find(current_);
+  bool issued = !starts_session && cur != sessions_.end() && cur->second.answered;
+  return {{"ms", static_cast<long long>(ms_since(started_))},
+          {"session_issued", issued},
+          {"session_match", issued ? json(cur->second.id == sid_header) : json(nullptr)},
+          {"negotiated", issued && !cur->second.version.empty() ? json(cur->second.version) : json(nullptr)}};
+}
+
+void StreamableHttpServer::on_post(const httplib::Request& req, httplib::Response& res) {
+  json body = json::parse(req.body, nullptr, false);
+  bool initialize = body.is_object() && body.value("method", json()) == "initialize";
+  json extra = facts(initialize, req.get_header_value("Mcp-Session-Id"));
+  extra["body"] = body.is_discarded() ? json(nullptr) : body;
+  if (body.is_discarded()) {
+    // The session still judges the text (its framing monitor names the rule); the client gets a
+    // JSON-RPC parse error.
+    events_.push(Event{Event::Type::Frame, req.body, {}});
+    res.status = 400;
+    res.set_content(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})", "application/json");
+    note("POST body is not JSON -> 400");
+    record(req, 400, extra);
+    return;
+  }
+  std::string what = "POST " + what_of(body);
+  std::vector<std::string> ids;
+  if (is_request(body)) ids.push_back(body["id"].dump());
+  if (body.is_array())
+    for (const auto& m : body)
+      if (is_request(m)) ids.push_back(m["id"].dump());
+
+  std::unique_lock<std::mutex> lock(mu_);
+  Session* s = nullptr;
+  if (initialize) {
+    if (!req.get_header_value("Mcp-Session-Id").empty()) note(what + " carries an Mcp-Session-Id (a new session is issued)");
+    std::string sid = new_session_id();
+    Session fresh;
+    fresh.id = sid;
+    sessions_[sid] = std::move(fresh);
+    current_ = sid;
+    ++created_;
+    s = &sessions_[sid];
+  } else {
+    s = session_for(req, res, what);
+    if (!s) {
+      int status = res.status;
+      lock.unlock();
+      record(req, status, extra);
+      return;
+    }
+  }
+  if (ids.empty()) {
+    lock.unlock();
+    events_.push(Event{Event::Type::Frame, req.body, {}});
+    res.status = 202;
+    note(what + " -> 202");
+    record(req, 202, extra);
+    return;
+  }
+  int sn = s->next_stream++;
+  Stream& st = s->streams[sn];
+  for (const auto& id : ids) {
+    st.pending.insert(id);
+    s->request_stream[id] = sn;
+  }
+  bool json_ok = ids.size() == 1 && !body.is_array();
+  if (options_.response_mode == "sse") json_ok = false;
+  else if (options_.response_mode == "alternate") json_ok = json_ok && (request_posts_ % 2 == 0);
+  ++request_posts_;
+  std::string sid = s->id;
+  lock.unlock();
+  // The stream exists before the scenario sees the request, so its answer always finds it.
+  events_.push(Event{Event::Type::Frame, req.body, {}});
+
+  if (options_.close_after_priming_retry_ms > 0) {
+    // The stream opens (and ends) at once; the answer is only reachable by resuming it.
+    if (initialize) res.set_header("Mcp-Session-Id", sid);
+    res.status = 200;
+    serve_stream(res, sid, sn, 0, true);
+    note(what + " -> 200 text/event-stream" + (initialize ? " (Mcp-Session-Id issued)" : ""));
+    record(req, 200, extra);
+    return;
+  }
+  lock.lock();
+  auto until = Clock::now() + kMaxHandlerWait;
+  auto ready = [&] {
+    auto it = sessions_.find(sid);
+    if (stopping_ || it == sessions_.end()) return true;
+    const Stream& x = it->second.streams[sn];
+    return !x.history.empty() || x.aborted || x.complete;
+  };
+  while (!ready() && Clock::now() < until) cv_.wait_until(lock, std::min(until, Clock::now() + std::chrono::seconds(1)));
+  Session& ss = sessions_[sid];
+  Stream& x = ss.streams[sn];
+  if (stopping_ || x.aborted || x.history.empty()) {
+    // The server went away (crash, close, the scenario ended) before answering.
+    res.status = stopping_ || x.aborted ? 503 : 500;
+    x.complete = true;
+    lock.unlock();
+    note(fmt::format("{} -> {} (the server ended before answering)", what, res.status));
+    record(req, res.status, extra);
+    return;
+  }
+  if (initialize) res.set_header("Mcp-Session-Id", sid);
+  bool sse = !(json_ok && !x.force_sse && x.complete && x.history.size() == 1);
+  if (!sse) {
+    res.status = 200;
+    res.set_content(x.history[0].data, "application/json");
+    x.delivered = 1;
+    x.closed_at = Clock::now();
+    lock.unlock();
+    note(what + " -> 200 application/json" + (initialize ? " (Mcp-Session-Id issued)" : ""));
+    record(req, 200, extra);
+    return;
+  }
+  lock.unlock();
+  res.status = 200;
+  serve_stream(res, sid, sn, 0, false);
+  note(what + " -> 200 text/event-stream" + (initialize ? " (Mcp-Session-Id issued)" : ""));
+  record(req, 200, extra);
+}
+
+void StreamableHttpServer::serve_stream(httplib::Response& res, const std::string& sid, int sn, std::size_t cursor,
+                                       bool prime) {
+  int gen = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    Stream& st = sessions_[sid].streams[sn];
+    gen = ++st.attach_gen;
+    st.attached = true;
+  }
+  res.set_header("Cache-Control", "no-cache");
+  auto pos = std::make_shared<std::size_t>(cursor);
+  auto primed = std::make_shared<bool>(!prime);
+  auto until = Clock::now() + kMaxHandlerWait;
+  res.set_chunked_content_provider(
+      "text/event-stream",
+      [this, sid, sn, gen, pos, primed, until](std::size_t, httplib::DataSink& sink) {
+        std::unique_lock<std::mutex> lock(mu_);
+        auto it = sessions_.find(sid);
+        if (it == sessions_.end()) return false;
+        Stream& st = it->second.streams[sn];
+        auto has_work = [&] {
+          return stopping_ || st.aborted || st.attach_gen != gen || *pos < st.history.size() || st.complete ||
+                 !*primed;
+        };
+        cv_.wait_until(lock, std::min(until, Clock::now() + std::chrono::milliseconds(200)), has_work);
+        if (stopping_ || st.aborted || Clock::now() >= until) return false;  // cut, no clean end
+        if (st.attach_gen != gen) {  // a newer connection (a resumption) took the stream over
+          sink.done();
+          return true;
+        }
+        if (!*primed) {
+          // The priming event carries an id to resume from; then the stream ends early on purpose.
+          *primed = true;
+          std::string id = fmt::format("{}-{}", sn, ++it->second.next_event);
+          std::string ev = fmt::format("id: {}\nretry: {}\ndata: \n\n", id, options_.close_after_priming_retry_ms);
+          st.history.push_back({id, ""});  // a resumption from it starts after it
+          *pos = st.history.size();
+          lock.unlock();
+          note(fmt::format("POST stream {}: priming event {} with retry {} ms, then closed", sn, id,
+                           options_.close_after_priming_retry_ms));
+          if (!sink.write(ev.data(), ev.size())) return false;
+          sink.done();
+          return true;
+        }
+        std::string out;
+        while (*pos < st.history.size()) {
+          const Item& item = st.history[(*pos)++];
+          if (!item.data.empty()) out += sse_message_event(item.data, item.event_id);
+        }
+        if (st.is_get) st.delivered = std::max(st.delivered, *pos);
+        bool end = st.complete && *pos >= st.history.size();
+        lock.unlock();
+        if (!out.empty() && !sink.write(out.data(), out.size())) return false;
+        if (end) sink.done();
+        return true;
+      },
+      [this, sid, sn, gen](bool) {
+        std::lock_guard<std::mutex> lock(mu_);
+        auto it = sessions_.find(sid);
+        if (it == sessions_.end()) return;
+        Stream& st = it->second.streams[sn];
+        if (st.attach_gen == gen) {
+          st.attached = false;
+          st.closed_at = Clock::now();
+        }
+      });
+}
+
+void StreamableHttpServer::on_get(const httplib::Request& req, httplib::Response& res) {
+  std::string last = req.get_header_value("Last-Event-ID");
+  std::string what = last.empty() ? "GET stream" : "GET resume after event " + last;
+  json extra = facts(false, req.get_header_value("Mcp-Session-Id"));
+  std::unique_lock<std::mutex> lock(mu_);
+  Session* s = session_for(req, res, what);
+  if (!s) {
+    int status = res.status;
+    lock.unlock();
+    record(req, status, extra);
+    return;
+  }
+  std::string sid = s->id;
+  int sn = -1;
+  std::size_t cursor = 0;
+  if (!last.empty()) {
+    for (auto& [n, st] : s->streams) {
+      for (std::size_t i = 0; i < st.history.size(); ++i)
+        if (st.history[i].event_id == last) {
+          sn = n;
+          cursor = i + 1;
+          if (st.closed_at)
+            extra["resumes_after_ms"] =
+                std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - *st.closed_at).count();
+        }
+    }
+    if (sn < 0) {
+      res.status = 404;
+      lock.unlock();
+      note(what + ": no such event in this session -> 404");
+      record(req, 404, extra);
+      return;
+    }
+    extra["resumes_stream"] = sn;
+  } else {
+    if (s->get_stream < 0) {
+      s->get_stream = s->next_stream++;
+      s->streams[s->get_stream].is_get = true;
+    }
+    sn = s->get_stream;
+    cursor = s->streams[sn].delivered;
+  }
+  lock.unlock();
+  res.status = 200;
+  serve_stream(res, sid, sn, cursor, false);
+  note(what + " -> 200 text/event-stream");
+  record(req, 200, extra);
+}
+
+void StreamableHttpServer::on_delete(const httplib::Request& req, httplib::Response& res) {
+  json extra = facts(false, req.get_header_value("Mcp-Session-Id"));
+  std::unique_lock<std::mutex> lock(mu_);
+  Session* s = session_for(req, res, "DELETE");
+  if (!s) {
+    int status = res.status;
+    lock.unlock();
+    record(req, status, extra);
+    return;
+  }
+  s->alive = false;
+  for (auto& [n, st] : s->streams) st.complete = true;
+  cv_.notify_all();
+  lock.unlock();
+  res.status = 200;
+  note("DELETE -> 200 (session ended)");
+  record(req, 200, extra);
+  events_.push(Event{Event::Type::Closed, "the client ended its session with HTTP DELETE", {}});
+}
+
+void StreamableHttpServer::deliver(const std::string& text, Deadline) {
+  json m = json::parse(text, nullptr, false);
+  std::string note_text;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = sessions_.find(current_);
+    if (it == sessions_.end() || !it->second.alive)
+      throw TransportError(created_ == 0 ? "the client has not opened a session (no initialize POST yet)"
+                                         : "the client's session has ended");
+    Session& s = it->second;
+    if (!m.is_discarded() && is_response(m)) {
+      auto rs = s.request_stream.find(m["id"].dump());
+      if (rs != s.request_stream.end()) {
+        int sn = rs->second;
+        Stream& st = s.streams[sn];
+        s.request_stream.erase(rs);
+        st.pending.erase(m["id"].dump());
+        if (st.pending.empty()) st.complete = true;
+        if (!s.answered) {
+          // The answer to initialize: the session id goes out with it.
+          s.answered = true;
+          if (m.contains("result") && m["result"].is_object() && m["result"].value("protocolVersion", json()).is_string())
+            s.version = m["result"]["protocolVersion"];
+        }
+        append(s, sn, text);
+        return;
+      }
+    }
+    // Requests and notifications go on the newest POST stream still waiting for its response (they
+    // most likely belong to that request), else on the GET stream, kept until the client opens it.
+    int target = -1;
+    for (auto r = s.streams.rbegin(); r != s.streams.rend(); ++r)
+      if (!r->second.is_get && !r->second.complete && !r->second.pending.empty()) {
+        target = r->first;
+        break;
+      }
+    if (target >= 0) {
+      s.streams[target].force_sse = true;
+    } else {
+      if (s.get_stream < 0) {
+        s.get_stream = s.next_stream++;
+        s.streams[s.get_stream].is_get = true;
+      }
+      target = s.get_stream;
+      if (!s.streams[target].attached) note_text = "no GET stream open: the message waits until the client opens one";
+    }
+    append(s, target, text);
+  }
+  if (!note_text.empty()) note(note_text);
+}
+
+void StreamableHttpServer::crash() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = sessions_.find(current_);
+    if (it == sessions_.end() || !it->second.alive) return;
+    it->second.alive = false;
+    for (auto& [n, st] : it->second.streams) st.aborted = true;
+    cv_.notify_all();
+  }
+  note("the server lost the session (streams cut; the session id now gets 404)");
+  events_.push(Event{Event::Type::Closed, "the harness dropped the session abruptly", {}});
+}
+
+void StreamableHttpServer::close() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = sessions_.find(current_);
+    if (it == sessions_.end() || !it->second.alive) return;
+    it->second.alive = false;
+    for (auto& [n, st] : it->second.streams) st.complete = true;
+    cv_.notify_all();
+  }
+  note("the server ended the session (streams closed; the session id now gets 404)");
+  events_.push(Event{Event::Type::Closed, "the harness ended the session", {}});
+}
+
+bool StreamableHttpServer::session_open() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = sessions_.find(current_);
+  return it != sessions_.end() && it->second.alive;
+}
+
+int StreamableHttpServer::sessions() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return created_;
+}
+
+json StreamableHttpServer::requests() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  json a = json::array();
+  for (const auto& r : records_) a.push_back(r);
+  std::stable_sort(a.begin(), a.end(), [](const json& x, const json& y) { return x["ms"] < y["ms"]; });
+  return a;
+}
+
+void StreamableHttpServer::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (stopping_ && !server_) return;
+    stopping_ = true;
+    cv_.notify_all();
+  }
+  if (server_) server_->stop();
+  if (thread_.joinable()) thread_.join();
+  server_.reset();
+}
+
+}  // namespace mcpspec::transport::http

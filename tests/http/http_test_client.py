@@ -1,0 +1,457 @@
+#!/usr/bin/env python3
+"""A small Streamable HTTP MCP client with injectable HTTP-level faults, for testing mcpspec's
+client-role checks over HTTP (scenarios/mcp/transport/http-client, .../sse-client). Standard
+library only.
+
+  http_test_client.py [--fault NAME] URL        (a URL ending in /sse: the 2024-11-05 HTTP+SSE transport)
+
+Follows mcpspec's client driver protocol (docs/testing-clients.md): MCPSPEC_CONTEXT gives the
+capabilities and actions (ping, list_tools, call_tool with progress / cancel_after_ms / await,
+await_all, wait_ms, exit); server features are used only when declared, sampling / roots /
+elicitation are served only when the client declared them. Correct behaviour: every message its own
+POST with Accept listing both types; JSON and SSE answers read; the issued Mcp-Session-Id and the
+negotiated MCP-Protocol-Version on every later request; a GET stream for server messages; a closed
+stream resumed with GET + Last-Event-ID after the server's retry time; a new session on 404; DELETE
+at exit.
+"""
+import argparse
+import http.client
+import json
+import os
+import sys
+import threading
+import time
+import urllib.parse
+
+FAULTS = {
+    "no-session-id": "never sends Mcp-Session-Id (SESS-05)",
+    "no-protocol-version": "never sends MCP-Protocol-Version (HTTP-PV-01)",
+    "accept-json-only": "POSTs with Accept: application/json only (HTTP-11)",
+    "json-only": "cannot read an SSE answer to a POST (HTTP-16)",
+    "no-reinit-on-404": "gives up instead of starting a new session after 404 (SESS-08)",
+    "ignores-retry": "resumes a closed stream at once, ignoring retry (HTTP-20)",
+    "batch": "sends notifications/initialized inside a batch array (HTTP-12)",
+    "no-delete": "exits without ending its session with DELETE (SESS-09)",
+    "wrong-endpoint": "legacy HTTP+SSE: POSTs to /messages without the announced session_id (SSE-05)",
+}
+KNOWN_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"]
+
+
+def log(text):
+    sys.stderr.write("http-test-client: %s\n" % text)
+    sys.stderr.flush()
+
+
+class SessionGone(Exception):
+    pass
+
+
+def served_result(method, context):
+    """What the client answers to a server request: ping always, sampling / roots / elicitation
+    only when it declared them (None: method not found)."""
+    caps = context.get("capabilities", {})
+    if method == "ping":
+        return {}
+    if method == "sampling/createMessage" and "sampling" in caps:
+        return {"role": "assistant", "content": {"type": "text", "text": "canned"}, "model": "mcpspec-http-test-client"}
+    if method == "roots/list" and "roots" in caps:
+        return {"roots": [{"uri": "file:///tmp/mcpspec-http-test-client", "name": "scratch"}]}
+    if method == "elicitation/create" and "elicitation" in caps:
+        return {"action": "decline"}
+    return None
+
+
+def sse_events(resp):
+    """Yields (id, event, data, retry) for each event of an SSE response until it ends."""
+    ev_id, event, data, retry = None, "message", [], None
+    while True:
+        line = resp.readline()
+        if not line:
+            return
+        line = line.decode("utf-8").rstrip("\r\n")
+        if line == "":
+            if data or ev_id is not None or retry is not None:
+                yield ev_id, event, "\n".join(data), retry
+            ev_id, event, data, retry = None, "message", [], None
+            continue
+        field, _, value = line.partition(":")
+        value = value[1:] if value.startswith(" ") else value
+        if field == "id":
+            ev_id = value
+        elif field == "event":
+            event = value
+        elif field == "data":
+            data.append(value)
+        elif field == "retry" and value.isdigit():
+            retry = int(value)
+
+
+class Client:
+    def __init__(self, url, fault, context):
+        self.url = urllib.parse.urlsplit(url)
+        self.fault = fault
+        self.context = context
+        self.session = None
+        self.version = None
+        self.next_id = 1
+        self.lock = threading.Lock()
+        self.get_thread = None
+        self.server_caps = {}
+
+    def headers(self, post):
+        h = {}
+        if post:
+            h["Content-Type"] = "application/json"
+            h["Accept"] = "application/json" if self.fault == "accept-json-only" else "application/json, text/event-stream"
+        else:
+            h["Accept"] = "text/event-stream"
+        if self.session and self.fault != "no-session-id":
+            h["Mcp-Session-Id"] = self.session
+        if self.version and self.version >= "2025-06-18" and self.fault != "no-protocol-version":
+            h["MCP-Protocol-Version"] = self.version
+        return h
+
+    def connect(self, timeout=30):
+        return http.client.HTTPConnection(self.url.hostname, self.url.port, timeout=timeout)
+
+    def handle_server_message(self, msg):
+        """Answers what the server asks (ping; anything else: method not found)."""
+        if not isinstance(msg, dict) or "method" not in msg or "id" not in msg:
+            return
+        answer = {"jsonrpc": "2.0", "id": msg["id"], "result": served_result(msg["method"], self.context)}
+        if answer["result"] is None:
+            answer = {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "Method not found"}}
+        threading.Thread(target=self.post_quietly, args=(answer,), daemon=True).start()
+
+    def post_quietly(self, msg):
+        try:
+            self.post(msg)
+        except Exception as e:  # the answer is lost; the harness judges that
+            log("answering %s: %s" % (msg.get("id"), e))
+
+    def read_stream(self, resp, want_id):
+        """Reads an SSE response; returns the response to want_id, resuming with GET if it ends early."""
+        last_id, retry = None, None
+        while True:
+            for ev_id, event, data, ev_retry in sse_events(resp):
+                last_id = ev_id if ev_id is not None else last_id
+                retry = ev_retry if ev_retry is not None else retry
+                if event != "message" or not data.strip():
+                    continue
+                msg = json.loads(data)
+                if isinstance(msg, dict) and "method" not in msg and msg.get("id") == want_id:
+                    return msg
+                self.handle_server_message(msg)
+            if want_id is None or last_id is None:
+                return None
+            wait = 0 if self.fault == "ignores-retry" else (retry if retry is not None else 1000)
+            time.sleep(wait / 1000.0)
+            conn = self.connect()
+            h = self.headers(False)
+            h["Last-Event-ID"] = last_id
+            conn.request("GET", self.url.path, headers=h)
+            resp = conn.getresponse()
+            if resp.status == 404:
+                raise SessionGone()
+            if resp.status != 200:
+                raise RuntimeError("resuming after event %s: HTTP %d" % (last_id, resp.status))
+
+    def post(self, msg):
+        body = json.dumps(msg)
+        conn = self.connect()
+        conn.request("POST", self.url.path, body=body, headers=self.headers(True))
+        resp = conn.getresponse()
+        if resp.status == 404 and self.session:
+            resp.read()
+            raise SessionGone()
+        sid = resp.getheader("Mcp-Session-Id")
+        if sid and isinstance(msg, dict) and msg.get("method") == "initialize":
+            self.session = sid
+        if resp.status == 202:
+            resp.read()
+            return None
+        ctype = resp.getheader("Content-Type", "")
+        want = msg.get("id") if isinstance(msg, dict) and "method" in msg else None
+        if resp.status != 200:
+            raise RuntimeError("POST %s: HTTP %d %s" % (msg.get("method", "?"), resp.status, resp.read()[:200]))
+        if ctype.startswith("application/json"):
+            return json.loads(resp.read())
+        if ctype.startswith("text/event-stream"):
+            if self.fault == "json-only":
+                raise RuntimeError("unexpected Content-Type %s" % ctype)
+            return self.read_stream(resp, want)
+        raise RuntimeError("POST: unexpected Content-Type %r" % ctype)
+
+    def call_tool(self, action):
+        """tools/call on its own thread (a pending POST must not stop the other actions); progress
+        asks for notifications with a token; cancel_after_ms gives up with notifications/cancelled."""
+        if "tools" not in self.server_caps:
+            log("tools/call %s declined: the server did not declare tools" % action.get("name"))
+            return None
+        with self.lock:
+            rid = self.next_id
+            self.next_id += 1
+        params = {"name": action.get("name", "echo"), "arguments": action.get("arguments", {})}
+        if action.get("progress"):
+            params["_meta"] = {"progressToken": "progress-%d" % rid}
+        msg = {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params}
+        t = threading.Thread(target=self.post_quietly, args=(msg,), daemon=True)
+        t.start()
+        if "cancel_after_ms" in action:
+            time.sleep(action["cancel_after_ms"] / 1000.0)
+            self.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                       "params": {"requestId": rid, "reason": "given up by the test client"}})
+            return None
+        if action.get("await", True):
+            t.join(30)
+            return None
+        return t
+
+    def request(self, method, params=None):
+        with self.lock:
+            rid = self.next_id
+            self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        return self.post(msg)
+
+    def initialize(self):
+        self.session, self.version = None, None
+        proposed = self.context.get("protocolVersion") or os.environ.get("MCPSPEC_PROTOCOL") or KNOWN_VERSIONS[-1]
+        answer = self.request("initialize", {"protocolVersion": proposed,
+                                             "capabilities": self.context.get("capabilities", {}),
+                                             "clientInfo": {"name": "mcpspec-http-test-client", "version": "1.0.0"}})
+        if not answer or "result" not in answer:
+            raise RuntimeError("initialize failed: %r" % answer)
+        version = answer["result"].get("protocolVersion")
+        if version not in KNOWN_VERSIONS:
+            raise RuntimeError("unsupported protocol version %r" % version)
+        self.version = version
+        self.server_caps = answer["result"].get("capabilities", {})
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        self.post([note] if self.fault == "batch" else note)
+        self.get_thread = threading.Thread(target=self.get_stream, args=(self.session,), daemon=True)
+        self.get_thread.start()
+
+    def get_stream(self, session):
+        try:
+            conn = self.connect(timeout=600)
+            conn.request("GET", self.url.path, headers=self.headers(False))
+            resp = conn.getresponse()
+            if resp.status != 200:
+                resp.read()
+                return
+            for _, event, data, _ in sse_events(resp):
+                if event == "message" and data.strip():
+                    self.handle_server_message(json.loads(data))
+        except Exception as e:
+            if self.session == session:
+                log("GET stream ended: %s" % e)
+
+    def call(self, fn):
+        """Runs fn; on 404 starts a new session (unless faulty) and runs it again."""
+        try:
+            return fn()
+        except SessionGone:
+            if self.fault == "no-reinit-on-404":
+                log("session gone (404); giving up")
+                raise SystemExit(1)
+            log("session gone (404): starting a new session")
+            self.initialize()
+            return fn()
+
+    def delete(self):
+        if not self.session or self.fault == "no-delete":
+            return
+        conn = self.connect(timeout=5)
+        conn.request("DELETE", self.url.path, headers=self.headers(False))
+        conn.getresponse().read()
+
+
+class LegacyClient:
+    """The 2024-11-05 HTTP+SSE transport: one GET /sse stream, whose first event names the URI that
+    every message is POSTed to; answers come back as message events on the stream."""
+
+    def __init__(self, url, fault, context):
+        self.url = urllib.parse.urlsplit(url)
+        self.fault = fault
+        self.context = context
+        self.endpoint = None
+        self.cv = threading.Condition()
+        self.answers = {}
+        self.next_id = 1
+        self.closed = False
+        self.server_caps = {}
+
+    def connect(self, timeout=30):
+        return http.client.HTTPConnection(self.url.hostname, self.url.port, timeout=timeout)
+
+    def open_stream(self):
+        conn = self.connect(timeout=600)
+        conn.request("GET", self.url.path, headers={"Accept": "text/event-stream"})
+        resp = conn.getresponse()
+        if resp.status != 200:
+            raise RuntimeError("GET %s: HTTP %d" % (self.url.path, resp.status))
+        threading.Thread(target=self.read_stream, args=(resp,), daemon=True).start()
+        with self.cv:
+            self.cv.wait_for(lambda: self.endpoint or self.closed, timeout=10)
+        if not self.endpoint:
+            raise RuntimeError("no endpoint event")
+
+    def read_stream(self, resp):
+        try:
+            for _, event, data, _ in sse_events(resp):
+                if event == "endpoint":
+                    with self.cv:
+                        self.endpoint = data.strip()
+                        self.cv.notify_all()
+                elif event == "message" and data.strip():
+                    msg = json.loads(data)
+                    if isinstance(msg, dict) and "method" in msg and "id" in msg:
+                        result = served_result(msg["method"], self.context)
+                        answer = {"jsonrpc": "2.0", "id": msg["id"], "result": result} if result is not None else \
+                            {"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "Method not found"}}
+                        threading.Thread(target=self.post, args=(answer,), daemon=True).start()
+                    elif isinstance(msg, dict) and "method" not in msg:
+                        with self.cv:
+                            self.answers[msg.get("id")] = msg
+                            self.cv.notify_all()
+        except Exception as e:
+            log("SSE stream: %s" % e)
+        with self.cv:
+            self.closed = True
+            self.cv.notify_all()
+
+    def post(self, msg):
+        target = urllib.parse.urljoin(self.url.path, self.endpoint)
+        if self.fault == "wrong-endpoint":
+            target = urllib.parse.urlsplit(target).path
+        conn = self.connect()
+        conn.request("POST", target, body=json.dumps(msg), headers={"Content-Type": "application/json"})
+        resp = conn.getresponse()
+        resp.read()
+        if resp.status // 100 != 2:
+            raise RuntimeError("POST %s: HTTP %d" % (target, resp.status))
+
+    def request(self, method, params=None):
+        rid = self.next_id
+        self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if params is not None:
+            msg["params"] = params
+        self.post(msg)
+        with self.cv:
+            self.cv.wait_for(lambda: rid in self.answers or self.closed, timeout=30)
+            if rid not in self.answers:
+                raise RuntimeError("no answer to %s" % method)
+            return self.answers.pop(rid)
+
+    def call_tool(self, action):
+        """As Client.call_tool: the answer arrives on the stream, so the thread waits for it there."""
+        if "tools" not in self.server_caps:
+            log("tools/call %s declined: the server did not declare tools" % action.get("name"))
+            return None
+        rid = self.next_id
+        self.next_id += 1
+        params = {"name": action.get("name", "echo"), "arguments": action.get("arguments", {})}
+        if action.get("progress"):
+            params["_meta"] = {"progressToken": "progress-%d" % rid}
+        msg = {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params}
+
+        def run():
+            try:
+                self.post(msg)
+                with self.cv:
+                    self.cv.wait_for(lambda: rid in self.answers or self.closed, timeout=30)
+            except Exception as e:
+                log("tools/call: %s" % e)
+
+        t = threading.Thread(target=run, daemon=True)
+        t.start()
+        if "cancel_after_ms" in action:
+            time.sleep(action["cancel_after_ms"] / 1000.0)
+            self.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                       "params": {"requestId": rid, "reason": "given up by the test client"}})
+            return None
+        if action.get("await", True):
+            t.join(30)
+            return None
+        return t
+
+    def initialize(self):
+        self.open_stream()
+        proposed = self.context.get("protocolVersion") or os.environ.get("MCPSPEC_PROTOCOL") or "2024-11-05"
+        answer = self.request("initialize", {"protocolVersion": proposed,
+                                             "capabilities": self.context.get("capabilities", {}),
+                                             "clientInfo": {"name": "mcpspec-http-test-client", "version": "1.0.0"}})
+        version = answer.get("result", {}).get("protocolVersion")
+        if version not in ["2024-11-05"] + KNOWN_VERSIONS:
+            raise RuntimeError("unsupported protocol version %r" % version)
+        self.server_caps = answer["result"].get("capabilities", {})
+        self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def call(self, fn):
+        return fn()
+
+    def delete(self):
+        pass  # the stream closes when the process exits
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--fault", choices=sorted(FAULTS))
+    ap.add_argument("--list-faults", action="store_true")
+    ap.add_argument("url", nargs="?")
+    a = ap.parse_args()
+    if a.list_faults:
+        for k, v in sorted(FAULTS.items()):
+            print("%s: %s" % (k, v))
+        return 0
+    if not a.url:
+        ap.error("URL required")
+    context = json.loads(os.environ.get("MCPSPEC_CONTEXT") or "{}")
+    legacy = urllib.parse.urlsplit(a.url).path.endswith("/sse")
+    c = (LegacyClient if legacy else Client)(a.url, a.fault, context)
+    try:
+        c.initialize()
+    except Exception as e:
+        log("initialize: %s" % e)
+        return 1
+    pending = []
+    for action in context.get("actions", []):
+        what = action.get("do")
+        try:
+            if what == "ping":
+                c.call(lambda: c.request("ping"))
+            elif what == "list_tools":
+                if "tools" in getattr(c, "server_caps", {}):
+                    c.call(lambda: c.request("tools/list"))
+                else:
+                    log("tools/list declined: the server did not declare tools")
+            elif what == "call_tool" and hasattr(c, "call_tool"):
+                t = c.call_tool(action)
+                if t is not None:
+                    pending.append(t)
+            elif what == "await_all":
+                for t in pending:
+                    t.join(30)
+                pending.clear()
+            elif what == "wait_ms":
+                time.sleep(action.get("ms", 100) / 1000.0)
+            elif what == "exit":
+                c.delete()
+                return 0
+            else:
+                log("unknown action %r (ignored)" % action)
+        except SystemExit:
+            raise
+        except Exception as e:
+            log("%s: %s" % (what, e))
+    time.sleep(context.get("linger_ms", 60000) / 1000.0)
+    c.delete()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
