@@ -78,7 +78,28 @@ TEST_CASE("garbage lines never crash chant mcp", "[chant][robustness][process]")
     REQUIRE(reply["jsonrpc"] == "2.0");
     REQUIRE((reply.contains("result") != reply.contains("error")));
     if (reply.contains("error")) CHECK(reply["error"]["code"] != -32603);
+    // Whatever id a mangled line carried, a reply only ever echoes an id MCP allows.
+    CHECK((reply["id"].is_null() || reply["id"].is_string() || reply["id"].is_number_integer()));
   }
   // The spec is still readable after whatever updates got through.
   CHECK_FALSE(is_error(p.call("chant_spec_get", Json{{"id", "g-1"}})));
+}
+
+TEST_CASE("fractional request ids are invalid requests, answered with id null", "[chant][robustness][process]") {
+  Project p;
+  const std::string input =
+      R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})" "\n"
+      R"({"jsonrpc":"2.0","id":2.0,"method":"tools/list"})" "\n"
+      R"({"jsonrpc":"2.0","id":-0.25,"method":"ping"})" "\n"
+      R"({"jsonrpc":"2.0","id":7,"method":"ping"})" "\n";
+  auto r = run_chant({"mcp"}, p.root(), input);
+  REQUIRE_FALSE(r.timed_out);
+  auto replies = json_lines(r.out);
+  REQUIRE(replies.size() == 4);
+  for (int i = 0; i < 3; ++i) {
+    INFO(replies[i].dump());
+    CHECK(replies[i]["id"].is_null());
+    CHECK(replies[i]["error"]["code"] == -32600);
+  }
+  CHECK(replies[3]["id"] == 7);  // an integer id is still echoed
 }

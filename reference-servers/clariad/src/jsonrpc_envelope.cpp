@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
 
 #include "json_depth.hpp"
 
@@ -76,11 +75,12 @@ Envelope read_envelope(std::string_view line, std::size_t max_depth) {
       return reject(nullptr, ErrorCode::InvalidRequest,
                     fmt::format("id must be a string or a number, got {}", id.type_name()), "/id");
     }
-    // Integers beyond 64 bits are parsed as doubles and would come back altered, so the client
-    // could not match the response; refuse them rather than answer under a different id.
-    if (id.is_number_float() && std::fabs(id.get<double>()) >= 9007199254740992.0) {
+    // JSON-RPC and MCP ids are strings or integers. A fraction (1.5) makes the request invalid,
+    // and echoing it would make our response invalid too; integers beyond 64 bits are parsed as
+    // doubles and would come back altered. Both are refused with id null.
+    if (id.is_number_float()) {
       return reject(nullptr, ErrorCode::InvalidRequest,
-                    "id is a number too large to be echoed exactly; use a string or a 64-bit integer", "/id");
+                    fmt::format("id must be a string or an integer, got the number {}", id.dump()), "/id");
     }
     msg.id = id;
     reply_id = to_ordered(id);

@@ -59,7 +59,7 @@ TEST_CASE("jsonrpc member must be exactly \"2.0\"; the id is echoed when readabl
   CHECK(rejected(R"({"jsonrpc": 2.0, "id": 5, "method": "x"})").error.code() == ErrorCode::InvalidRequest);
 }
 
-TEST_CASE("ids must be strings or numbers", "[envelope]") {
+TEST_CASE("ids must be strings or integers", "[envelope]") {
   for (const char* line : {R"({"jsonrpc":"2.0","id":null,"method":"list_tools"})",
                            R"({"jsonrpc":"2.0","id":true,"method":"list_tools"})",
                            R"({"jsonrpc":"2.0","id":{"a":1},"method":"list_tools"})",
@@ -73,7 +73,15 @@ TEST_CASE("ids must be strings or numbers", "[envelope]") {
   CHECK(huge.error.code() == ErrorCode::InvalidRequest);
   CHECK(huge.error.pointer() == "/id");
   CHECK(accepted(R"({"jsonrpc":"2.0","id":18446744073709551615,"method":"ping"})").id == 18446744073709551615ULL);
-  CHECK(accepted(R"({"jsonrpc":"2.0","id":-0.5,"method":"ping"})").id == -0.5);
+  // Fractions are not ids (JSON-RPC/MCP: string or integer): refused with id null, never echoed.
+  for (const char* line : {R"({"jsonrpc":"2.0","id":1.5,"method":"ping"})", R"({"jsonrpc":"2.0","id":-0.5,"method":"ping"})",
+                           R"({"jsonrpc":"2.0","id":3.0,"method":"ping"})", R"({"jsonrpc":"2.0","id":1e3,"method":"ping"})"}) {
+    const Rejection r = rejected(line);
+    CHECK(r.error.code() == ErrorCode::InvalidRequest);
+    CHECK(r.id.is_null());
+    CHECK(r.error.pointer() == "/id");
+  }
+  CHECK(accepted(R"({"jsonrpc":"2.0","id":-3,"method":"ping"})").id == -3);
   CHECK(accepted(R"({"jsonrpc":"2.0","id":"tools-1","method":"list_tools"})").id == "tools-1");
   CHECK(accepted(R"({"jsonrpc":"2.0","id":7,"method":"list_tools"})").id == 7);
 }

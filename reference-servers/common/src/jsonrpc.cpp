@@ -99,6 +99,10 @@ ParsedText parse_json_text(std::string_view text) {
     out.ok = true;
   } catch (const nlohmann::json::parse_error& e) {
     out.error_reply = make_error(nullptr, kParseError, describe_parse_error(e, text));
+  } catch (const nlohmann::json::out_of_range& e) {
+    // Valid syntax with a number beyond a double (2e966): nlohmann throws out_of_range, not
+    // parse_error. Left uncaught it ended the server (found by mcpspec fuzz).
+    out.error_reply = make_error(nullptr, kParseError, fmt::format("Parse error: {}", e.what()));
   }
   return out;
 }
@@ -117,6 +121,11 @@ std::variant<Message, Json> classify(const Json& value) {
   bool has_id = value.contains("id");
   if (has_id) {
     const Json& raw = value["id"];
+    if (raw.is_number_float()) {
+      // MCP ids are strings or integers: a fraction (1.5), or an integer too large for 64 bits
+      // (parsed as a double), cannot be echoed as a valid id.
+      return invalid(nullptr, fmt::format("id must be a string or an integer, got the number {}", raw.dump()));
+    }
     if (raw.is_string() || raw.is_number()) {
       id = raw;
     } else {
@@ -146,8 +155,10 @@ std::variant<Message, Json> classify(const Json& value) {
   if (!method->is_string()) {
     return invalid(id, fmt::format("\"method\" must be a string, got {}", type_name(*method)));
   }
+  // An empty name is still a string: a request for it is an unknown method (-32601) and a
+  // notification of it is ignored like any unknown notification (a reply would answer a
+  // notification; found by mcpspec fuzz).
   msg.method = method->get<std::string>();
-  if (msg.method.empty()) return invalid(id, "\"method\" must not be empty");
 
   auto params = value.find("params");
   if (params != value.end() && !params->is_null()) {

@@ -76,6 +76,25 @@ TEST_CASE("malformed input gets the right JSON-RPC error", "[common][jsonrpc]") 
   CHECK(r["error"]["code"] == rpc::kInvalidRequest);
   CHECK(r["id"].is_null());
 
+  // Ids are strings or integers: a fraction, or an integer beyond 64 bits (read as a double),
+  // makes the request invalid and is never echoed.
+  for (const char* line : {R"({"jsonrpc":"2.0","id":1.5,"method":"echo"})", R"({"jsonrpc":"2.0","id":-0.25,"method":"echo"})",
+                           R"({"jsonrpc":"2.0","id":2.0,"method":"echo"})",
+                           R"({"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"echo"})"}) {
+    r = reply(d, line);
+    CHECK(r["error"]["code"] == rpc::kInvalidRequest);
+    CHECK(r["id"].is_null());
+  }
+  CHECK(reply(d, R"({"jsonrpc":"2.0","id":-8,"method":"echo"})")["id"] == -8);
+
+  // A number beyond a double is valid syntax but unreadable: a parse error, not an exception.
+  r = reply(d, R"({"id":2e966,"j)");
+  CHECK(r["error"]["code"] == rpc::kParseError);
+  CHECK(r["id"].is_null());
+  r = reply(d, R"({"jsonrpc":"2.0","id":1,"method":"echo","params":{"n":1e999}})");
+  CHECK(r["error"]["code"] == rpc::kParseError);
+  CHECK(r["id"].is_null());
+
   r = reply(d, R"({"jsonrpc":"2.0","id":null,"method":"echo"})");
   CHECK(r["error"]["code"] == rpc::kInvalidRequest);
 
@@ -122,6 +141,12 @@ TEST_CASE("notifications, responses and blank lines get no reply", "[common][jso
   CHECK_FALSE(d.handle_line(R"({"jsonrpc":"2.0","method":"note"})").has_value());
   CHECK(notified == 1);  // its exception was contained
   CHECK_FALSE(d.handle_line(R"({"jsonrpc":"2.0","method":"unknown/notification"})").has_value());
+  // An empty method name is a name no handler has: ignored as a notification, -32601 as a request.
+  CHECK_FALSE(d.handle_line(R"({"jsonrpc":"2.0","method":""})").has_value());
+  auto r = d.handle_line(R"({"jsonrpc":"2.0","id":4,"method":""})");
+  REQUIRE(r.has_value());
+  CHECK((*r)["error"]["code"] == rpc::kMethodNotFound);
+  CHECK((*r)["id"] == 4);
   CHECK_FALSE(d.handle_line(R"({"jsonrpc":"2.0","id":9,"result":{}})").has_value());
   CHECK_FALSE(d.handle_line("   \t").has_value());
 }
