@@ -151,14 +151,23 @@ FuzzMessage describe_message(std::string bytes, std::string origin, const std::s
   FuzzMessage m;
   m.origin = std::move(origin);
   bool utf8 = valid_utf8(bytes);
-  json msg = json::parse(bytes, nullptr, false);
+  // nlohmann skips a leading byte order mark, but RFC 8259 forbids one and strict readers
+  // (JavaScript's JSON.parse) refuse the whole line, so such a message is only maybe readable.
+  bool bom = bytes.rfind("\xEF\xBB\xBF", 0) == 0;
+  json msg = bom ? json(json::value_t::discarded) : json::parse(bytes, nullptr, false);
   if (!msg.is_discarded() && utf8) {
     fill_from_json(m, msg, version, schemas);
   } else {
     m.may_get_null_error = true;
     // Bytes that are not UTF-8 are not JSON text either (RFC 8259), but many parsers repair them
     // silently; only plainly unparsable text owes -32700.
-    if (msg.is_discarded() && utf8) m.demand = Demand::ParseError;
+    if (msg.is_discarded() && utf8 && !bom) m.demand = Demand::ParseError;
+    if (bom) {
+      // A lenient reader answers it under its id (with a result, or with an error when the rest
+      // is malformed too): that answer is allowed, not owed.
+      json inner = json::parse(std::string_view(bytes).substr(3), nullptr, false);
+      if (inner.is_object() && inner.contains("id") && readable_id(inner["id"])) m.id = inner["id"];
+    }
   }
   m.bytes = std::move(bytes);
   apply_limits(m);

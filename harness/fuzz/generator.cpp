@@ -103,6 +103,7 @@ json Generator::tool_call(Rng& rng, std::string& origin) {
     }
   }
   origin = "tools/call " + tool["name"].get<std::string>() + " (" + mode + " arguments)";
+  if (args.is_object() && rng.chance(30)) origin += " | " + mutate_argument(args, rng);
   return request("tools/call", {{"name", tool["name"]}, {"arguments", args}}, rng);
 }
 

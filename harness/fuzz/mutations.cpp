@@ -227,6 +227,26 @@ std::string mutate_json(json& message, std::string& bytes, Rng& rng, const IdPoo
   }
 }
 
+std::string mutate_argument(json& args, Rng& rng) {
+  std::vector<std::string> ptrs;
+  collect(args, "", ptrs, 0);
+  if (ptrs.size() < 2) return "none";
+  std::string at = ptrs[1 + rng.below(ptrs.size() - 1)];
+  json& v = args[json::json_pointer(at)];
+  if (v.is_string()) {
+    // Long text is where copies, buffers and echoes break; odd text is where escaping does.
+    v = rng.chance(50) ? json(std::string(static_cast<std::size_t>(rng.pick(std::vector<long long>{1001, 4096, 65536})), 'L'))
+                       : json(odd_string(rng));
+  } else if (v.is_number()) {
+    v = boundary_number(rng);
+  } else if (v.is_array() || v.is_object()) {
+    v = rng.chance(50) ? huge_value(rng) : wrong_type(v, rng);
+  } else {
+    v = wrong_type(v, rng);
+  }
+  return "argument boundary at " + at;
+}
+
 std::string mutate_bytes(std::string& bytes, Rng& rng) {
   std::string name;
   switch (rng.below(10)) {

@@ -22,6 +22,10 @@ struct IdPool {
 // Changes `message` in place. Some mutations produce text that cannot be held as a JSON value
 // (nesting deeper than we want to build as objects): then `bytes` is set and wins over `message`.
 std::string mutate_json(nlohmann::json& message, std::string& bytes, Rng& rng, const IdPool& ids);
+// Gives one value inside tool arguments a boundary value of its own type (long or odd strings,
+// extreme numbers, huge containers): the schema-aware counterpart of mutate_json, aimed at the
+// payload a tool really reads rather than anywhere in the envelope.
+std::string mutate_argument(nlohmann::json& args, Rng& rng);
 // Changes the serialized message `bytes` so that it is no longer (valid) JSON, or odd JSON text.
 std::string mutate_bytes(std::string& bytes, Rng& rng);
 // `depth` nested arrays (or objects) around a number, as text.

@@ -1,6 +1,8 @@
 #include "harness/fuzz/tracker.hpp"
 
+#include "harness/protocol/json_depth.hpp"
 #include "harness/protocol/message.hpp"
+#include "harness/protocol/peer_json.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/util/json_text.hpp"
 
@@ -13,6 +15,8 @@ using nlohmann::json;
 namespace {
 constexpr std::size_t kRememberedIds = 4096;
 constexpr std::size_t kMaxMalformed = 10000;
+// Levels a server may wrap around a value it echoes (result, content, arguments...).
+constexpr std::size_t kEchoLevels = 64;
 
 
 bool readable_id(const json& id) { return id.is_string() || id.is_number_integer(); }
@@ -29,7 +33,9 @@ Tracker::Tracker(const protocol::SchemaRegistry& schemas, std::string version)
 void Tracker::add_pending(Pending p) {
   std::string key = protocol::id_key(p.id);
   auto& seqs = by_id_[key];
-  if (!seqs.empty()) {
+  // An earlier request with this id that we gave up on (cancelled after a timeout) may still be
+  // answered late: that answer would be taken for this request's.
+  if (!seqs.empty() || forgotten_.count(key)) {
     // The same id again while the first is in flight: either answer fits, neither is owed.
     for (std::size_t s : seqs) {
       auto it = by_seq_.find(s);
@@ -88,7 +94,8 @@ void Tracker::on_sent(const FuzzMessage& m, std::size_t index, Clock::time_point
   if (m.may_get_null_error) {
     malformed_.push_back({index, m.demand, m.method});
     if (malformed_.size() > kMaxMalformed) malformed_.pop_front();
-    if (!m.id && m.is_json) {
+    if (!m.id) {
+      // Also after a byte order mark: nlohmann's reader skips it, as lenient servers do.
       json msg = json::parse(m.bytes, nullptr, false);
       if (msg.is_object() && msg.contains("id") && !msg["id"].is_null()) {
         odd_ids_.emplace_back(msg["id"], Malformed{index, m.demand, m.method});
@@ -96,9 +103,17 @@ void Tracker::on_sent(const FuzzMessage& m, std::size_t index, Clock::time_point
       }
     }
   }
+  // An answer echoing a value this deep would be past the reader's limit (a few levels are
+  // added around an echo): such frames are allowed, one per message.
+  bool deep = m.at_limits && protocol::json_nests_deeper_than(m.bytes, protocol::kMaxJsonDepth - kEchoLevels);
+  if (deep && deep_sent_ < kMaxMalformed) ++deep_sent_;
   if (m.id) {
-    bool optional = m.may_get_null_error;  // malformed with a readable id: its error may carry null
-    add_pending(Pending{index, m.method, *m.id, at, m.demand, optional, m.cancellable});
+    // Malformed with a readable id: its error may carry null. Cancelled in advance: it may be dropped.
+    bool optional = m.may_get_null_error ||
+                    std::find(precancelled_.begin(), precancelled_.end(), protocol::id_key(*m.id)) != precancelled_.end();
+    Pending p{index, m.method, *m.id, at, m.demand, optional, m.cancellable};
+    p.deep = deep;
+    add_pending(std::move(p));
   }
   if (m.notification && m.method == "notifications/cancelled") {
     // Our cancellation: the target may drop the answer (or send it anyway, if it was already done).
@@ -108,6 +123,12 @@ void Tracker::on_sent(const FuzzMessage& m, std::size_t index, Clock::time_point
                           ? &msg["params"]["requestId"]
                           : nullptr;
     if (rid && readable_id(*rid)) {
+      // A cancellation that comes before its request (a race we make on purpose): a server may
+      // remember it and drop the request when it arrives, so that answer is not owed either.
+      if (by_id_.find(protocol::id_key(*rid)) == by_id_.end()) {
+        precancelled_.push_back(protocol::id_key(*rid));
+        if (precancelled_.size() > 256) precancelled_.pop_front();
+      }
       if (auto it = by_id_.find(protocol::id_key(*rid)); it != by_id_.end()) {
         for (std::size_t s : it->second) {
           auto p = by_seq_.find(s);
@@ -178,17 +199,45 @@ Anomaly Tracker::oversize(const std::string& what) const {
 
 Tracker::Result Tracker::on_frame(const std::string& text, Clock::time_point at) {
   Result out;
-  json msg = json::parse(text, nullptr, false);
-  if (msg.is_discarded()) {
+  // The one reader of peer frames: a value nested past its limit is never parsed, because
+  // copying, serializing or validating it would recurse once per level (100 000 levels would
+  // overflow our stack).
+  auto read = protocol::read_peer_json(text);
+  if (read.status == protocol::PeerJson::Status::TooDeep) {
+    if (deep_sent_ > 0) {
+      // We sent something that deep ourselves: an echo of it is fair, and cannot be read. It
+      // is taken as the answer to the oldest such request still waiting.
+      --deep_sent_;
+      for (auto it = by_seq_.begin(); it != by_seq_.end(); ++it)
+        if (it->second.deep) {
+          remember_answered(protocol::id_key(it->second.id));
+          remove_pending(it);
+          break;
+        }
+      return out;
+    }
     Anomaly a;
     a.oracle = oracle::not_json_rpc;
     a.method = "?";
-    a.signature = "not JSON";
-    a.detail = "the target wrote a line that is not JSON";
+    a.signature = "nested too deep";
+    a.detail = "the target wrote a line " + read.detail + ", though nothing we sent nests that deep";
     a.received = shorten(text);
     out.anomalies.push_back(std::move(a));
     return out;
   }
+  if (read.status != protocol::PeerJson::Status::Ok) {
+    bool number = read.status == protocol::PeerJson::Status::NumberOutOfRange;
+    Anomaly a;
+    a.oracle = oracle::not_json_rpc;
+    a.method = "?";
+    a.signature = number ? "number out of range" : "not JSON";
+    a.detail = number ? "the target wrote a number no JSON reader can hold: " + read.detail
+                      : "the target wrote a line that is not JSON";
+    a.received = shorten(text);
+    out.anomalies.push_back(std::move(a));
+    return out;
+  }
+  json msg = std::move(read.value);
   if (msg.is_array() && !msg.empty()) {
     // A batch answer: judge each member as if it came alone, then the batch's own schema.
     for (const auto& e : msg) {
@@ -237,7 +286,9 @@ Tracker::Result Tracker::on_frame(const std::string& text, Clock::time_point at)
 
 void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out) {
   auto c = protocol::classify(msg);
-  std::string text = compact(msg);
+  // The response as text only when an anomaly quotes it: serializing every answer was the
+  // single largest cost per message in a profile of the fuzzer.
+  auto received = [&msg] { return shorten(compact(msg)); };
   bool is_error = c.kind == protocol::Kind::Error;
   const json id = msg.contains("id") ? msg["id"] : json(nullptr);
   std::string key = protocol::id_key(id);
@@ -257,7 +308,7 @@ void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out)
         a.signature = std::string("-32603 for ") + demand_name(m.demand);
         a.detail = std::string("a ") + demand_name(m.demand) + " was answered with -32603 (internal error) instead of " +
                    std::to_string(demanded_code(m.demand));
-        a.received = shorten(text);
+        a.received = received();
         a.trigger = m.index;
         a.demanded_code = demanded_code(m.demand);
         out.anomalies.push_back(std::move(a));
@@ -278,7 +329,7 @@ void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out)
         a.signature = "response id";
         a.detail = "the answer to a request with the invalid id " + shorten(compact(id), 40) + " echoes it, so it is invalid for " +
                    version_ + (v.issues.empty() ? std::string() : ": " + v.issues.front().pointer + ": " + v.issues.front().message);
-        a.received = shorten(text);
+        a.received = received();
         a.trigger = m.index;
         out.anomalies.push_back(std::move(a));
       }
@@ -286,7 +337,7 @@ void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out)
     }
     Anomaly a;
     a.method = "?";
-    a.received = shorten(text);
+    a.received = received();
     if (id.is_null() || !msg.contains("id")) {
       a.oracle = oracle::response_to_notification;
       a.signature = is_error ? "error with id null" : "result with id null";
@@ -297,17 +348,20 @@ void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out)
       a.signature = seen ? "duplicate answer" : "unknown id";
       a.detail = seen ? "the target answered request id " + compact(id) + " a second time"
                       : "the target answered with id " + shorten(compact(id), 80) + ", which no request of ours had";
-      // The request it most likely meant: the oldest one still waiting. Take it off the books so a
-      // wrong id is reported once, not again as a missing answer.
+      // The request it most likely meant: the oldest one still waiting. It is no longer owed an
+      // answer (so a wrong id is reported once, not again as a missing answer), but stays on the
+      // books: with many requests in flight the guess may be wrong, and that request's own answer
+      // must still match when it comes rather than look like a second one.
       if (!seen && readable_id(id)) {
-        for (auto it = by_seq_.begin(); it != by_seq_.end(); ++it) {
-          if (it->second.optional) continue;
+        for (auto& [s, p] : by_seq_) {
+          if (p.optional) continue;
           // Only a guess: the method stays "?" (so one wrong-id bug is minimized once); the
           // minimizer names the method of the message that really provokes it.
-          a.detail += " (probably the answer to request " + compact(it->second.id) + ", " + it->second.method + ")";
-          a.trigger = it->second.index;
-          remember_answered(protocol::id_key(it->second.id));
-          remove_pending(it);
+          a.detail += " (probably the answer to request " + compact(p.id) + ", " + p.method + ")";
+          a.trigger = p.index;
+          a.trigger_id = p.id;  // a replay expects that answer: a correct server gives it
+          p.optional = true;
+          --required_;
           break;
         }
       }
@@ -333,8 +387,10 @@ void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out)
   auto base = [&](const char* o) {
     Anomaly a;
     a.oracle = o;
-    a.method = p.method.empty() ? "?" : p.method;
-    a.received = shorten(text);
+    // Made-up names (mcpspec.fuzz/unknown-51, TOOLS/CALLX) are one method for deduplication:
+    // otherwise each name would be minimized and reported as a finding of its own.
+    a.method = p.demand == Demand::UnknownMethod ? "(unknown method)" : p.method.empty() ? "?" : p.method;
+    a.received = received();
     a.trigger = p.index;
     a.trigger_id = p.id;
     return a;

@@ -49,6 +49,7 @@ class Tracker {
     bool optional = false;     // malformed or cancelled: an answer may or may not come
     bool cancellable = false;  // a tools/call: a slow one is cancelled rather than reported
     bool ambiguous = false;    // its id was in flight twice: an answer cannot be told apart
+    bool deep = false;         // nests so deep that an echo of it cannot be read
   };
   // Requests still waiting that a correct target must answer.
   std::size_t outstanding() const { return required_; }
@@ -79,6 +80,10 @@ class Tracker {
   std::deque<Malformed> malformed_;
   // Ids of malformed messages that MCP does not allow (1.5, true, {}...): a server may echo them.
   std::deque<std::pair<nlohmann::json, Malformed>> odd_ids_;
+  // Messages sent nested nearly as deep as the peer reader's limit: each may come back in a
+  // frame too deep to read. Kept across checkpoints (such an answer may arrive after one).
+  std::size_t deep_sent_ = 0;
+  std::deque<std::string> precancelled_;                  // ids cancelled before their request was sent
   std::set<std::string> answered_;                        // recently answered ids (bounded)
   std::deque<std::string> answered_order_;
   std::set<std::string> sent_ids_;                        // ids we ever used (bounded like answered_)

@@ -78,7 +78,12 @@ TEST_CASE("fuzz tracker: unknown methods owe -32601", "[fuzz_live]") {
   t.on_sent(m, 0, Clock::now());
   auto r = t.on_frame(R"({"jsonrpc":"2.0","id":3,"error":{"code":-32603,"message":"boom"}})", Clock::now());
   REQUIRE(oracles(r) == std::vector<std::string>{"internal-error"});
-  CHECK(r.anomalies[0].method == "mcpspec.fuzz/unknown-1");
+  CHECK(r.anomalies[0].method == "(unknown method)");  // every made-up name is one finding
+  auto other = msg({{"jsonrpc", "2.0"}, {"id", 4}, {"method", "mcpspec.fuzz/unknown-2"}});
+  t.on_sent(other, 1, Clock::now());
+  auto r2 = t.on_frame(R"({"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"boom"}})", Clock::now());
+  REQUIRE(r2.anomalies.size() == 1);
+  CHECK(r2.anomalies[0].key() == r.anomalies[0].key());
   t.on_sent(m, 1, Clock::now());
   auto w = t.on_frame(R"({"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"no"}})", Clock::now());
   CHECK(oracles(w) == std::vector<std::string>{"wrong-error-code"});
@@ -125,4 +130,106 @@ TEST_CASE("fuzz tracker: cancelled requests may go unanswered; a server ping is 
   REQUIRE(r.reply.has_value());
   CHECK((*r.reply)["id"] == "s1");
   CHECK((*r.reply)["result"] == json::object());
+}
+
+TEST_CASE("fuzz tracker: a wrong id's guessed request still matches its own late answer", "[fuzz_live]") {
+  // Pipelined: the oldest request waiting is only a guess for what a wrong id meant. When that
+  // request's own answer comes after all, it is an answer, not a second one.
+  Tracker t(reg(), kV);
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", "mcpspec-ping-1"}, {"method", "ping"}}), 0, Clock::now());
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", "tools-0"}, {"method", "tools/list"}}), 1, Clock::now());
+  auto w = t.on_frame(R"({"jsonrpc":"2.0","id":"tools-0-wrong","result":{"tools":[]}})", Clock::now());
+  REQUIRE(oracles(w) == std::vector<std::string>{"wrong-id"});
+  CHECK(w.anomalies[0].signature == "unknown id");
+  CHECK(w.anomalies[0].trigger == std::optional<std::size_t>(0));  // the guess: the oldest
+  CHECK(t.outstanding() == 1);                                      // no longer owed; tools-0 still is
+  auto late = t.on_frame(R"({"jsonrpc":"2.0","id":"mcpspec-ping-1","result":{}})", Clock::now());
+  CHECK(late.anomalies.empty());
+  CHECK(late.answered == std::optional<std::size_t>(0));
+  // A real second answer is still one.
+  auto dup = t.on_frame(R"({"jsonrpc":"2.0","id":"mcpspec-ping-1","result":{}})", Clock::now());
+  REQUIRE(oracles(dup) == std::vector<std::string>{"wrong-id"});
+  CHECK(dup.anomalies[0].signature == "duplicate answer");
+}
+
+TEST_CASE("fuzz tracker: frames too deep to read are never parsed", "[fuzz_live]") {
+  // 100 000 levels: parsing is iterative, but copying, printing or validating such a value
+  // recurses once per level; the shared peer reader refuses it before that.
+  const std::string deep_value = std::string(100000, '[') + std::string(100000, ']');
+  const std::string deep_frame = R"({"jsonrpc":"2.0","id":3,"result":{"v":)" + deep_value + "}}";
+  Tracker t(reg(), kV);
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "ping"}}), 0, Clock::now());
+  auto r = t.on_frame(deep_frame, Clock::now());
+  REQUIRE(oracles(r) == std::vector<std::string>{"not-json-rpc"});
+  CHECK(r.anomalies[0].signature == "nested too deep");
+  CHECK(r.anomalies[0].received.size() < 400);  // shortened for the report
+
+  // An echo of something that deep that we sent ourselves is fair, and answers that request.
+  json nested = json::array();
+  for (int i = 0; i < 600; ++i) nested = json::array({nested});
+  auto deep_call = msg({{"jsonrpc", "2.0"}, {"id", 4}, {"method", "tools/call"},
+                        {"params", {{"name", "echo"}, {"arguments", {{"v", nested}}}}}});
+  REQUIRE(deep_call.at_limits);
+  t.on_sent(deep_call, 1, Clock::now());
+  CHECK(t.pending() == 2);
+  auto echo = t.on_frame(R"({"jsonrpc":"2.0","id":4,"result":{"v":)" + deep_value + "}}", Clock::now());
+  CHECK(echo.anomalies.empty());
+  CHECK(t.pending() == 1);  // the deep call is taken as answered; ping 3 still waits
+  // ... but only once per such message.
+  CHECK(oracles(t.on_frame(deep_frame, Clock::now())) == std::vector<std::string>{"not-json-rpc"});
+
+  auto big = t.on_frame(R"({"jsonrpc":"2.0","id":3,"result":{"n":1e999}})", Clock::now());
+  REQUIRE(oracles(big) == std::vector<std::string>{"not-json-rpc"});
+  CHECK(big.anomalies[0].signature == "number out of range");
+}
+
+TEST_CASE("fuzz tracker: an id reused after its request was given up on is not judged", "[fuzz_live]") {
+  // A slow tool call is forgotten (cancelled after a timeout); the fuzzer's id game reuses its id
+  // for tools/list; the call's late answer then arrives. It must not be judged as tools/list's.
+  Tracker t(reg(), kV);
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", ""}, {"method", "tools/call"}, {"params", {{"name", "slow"}}}}), 0,
+            Clock::now());
+  t.forget(json(""));
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", ""}, {"method", "tools/list"}}), 1, Clock::now());
+  CHECK(t.outstanding() == 0);  // either answer may come first: neither is owed
+  auto late = t.on_frame(R"({"jsonrpc":"2.0","id":"","result":{"content":[{"type":"text","text":"done"}]}})",
+                         Clock::now());
+  CHECK(late.anomalies.empty());
+}
+
+TEST_CASE("fuzz tracker: a request cancelled before it was sent may go unanswered", "[fuzz_live]") {
+  Tracker t(reg(), kV);
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 21}}}}), 0,
+            Clock::now());
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", 21}, {"method", "ping"}}), 1, Clock::now());
+  CHECK(t.outstanding() == 0);  // a server that remembered the cancellation drops it
+  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":21,"result":{}})", Clock::now()).anomalies.empty());  // answering is fine too
+}
+
+TEST_CASE("fuzz tracker: a message after a byte order mark is only maybe readable", "[fuzz_live]") {
+  auto m = describe_message(std::string("\xEF\xBB\xBF") + R"({"jsonrpc":"2.0","id":5,"method":"ping"})", "test", kV, reg());
+  CHECK(m.may_get_null_error);
+  CHECK(m.demand == Demand::None);      // lenient readers accept it: no -32700 is owed
+  REQUIRE(m.id.has_value());            // ... and answer under its id, which is allowed
+  Tracker t(reg(), kV);
+  t.on_sent(m, 0, Clock::now());
+  CHECK(t.outstanding() == 0);          // strict ones refuse the line: the answer is not owed
+  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":5,"result":{}})", Clock::now()).anomalies.empty());
+}
+
+TEST_CASE("fuzz tracker: a malformed message after a byte order mark may be refused under its id", "[fuzz_live]") {
+  // A lenient reader skips the mark, then refuses the message itself (-32600) under its id: that
+  // id was ours, so the answer is no "unknown id" (seen in CI against mcpspec-testserver).
+  auto m = describe_message(std::string("\xEF\xBB\xBF") + R"({"jsonrpc":"2.0","id":3318})", "test", kV, reg());
+  REQUIRE(m.id.has_value());
+  Tracker t(reg(), kV);
+  t.on_sent(m, 0, Clock::now());
+  CHECK(t.outstanding() == 0);
+  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":3318,"error":{"code":-32600,"message":"no method"}})", Clock::now())
+            .anomalies.empty());
+  // An id MCP does not allow, after the mark: echoing it is judged by schema, not taken as a wrong id.
+  auto odd = describe_message(std::string("\xEF\xBB\xBF") + R"({"jsonrpc":"2.0","id":2.5})", "test", kV, reg());
+  t.on_sent(odd, 1, Clock::now());
+  auto r = t.on_frame(R"({"jsonrpc":"2.0","id":2.5,"error":{"code":-32600,"message":"no method"}})", Clock::now());
+  CHECK(oracles(r) == std::vector<std::string>{"schema"});
 }
