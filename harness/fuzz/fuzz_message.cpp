@@ -104,6 +104,9 @@ void fill_from_json(FuzzMessage& m, const json& msg, const std::string& version,
     // back is judged as a whole by the envelope and schema checks.
     m.may_get_null_error = true;
     m.method = "(batch)";
+    for (const auto& e : msg)
+      if (e.is_object() && e.contains("method") && e.contains("id") && readable_id(e["id"]))
+        m.batch_requests.emplace_back(e["method"].is_string() ? e["method"].get<std::string>() : "", e["id"]);
     return;
   }
   auto c = protocol::classify(msg);
@@ -132,6 +135,9 @@ void fill_from_json(FuzzMessage& m, const json& msg, const std::string& version,
   }
   if (c.kind == protocol::Kind::Notification && c.problems.empty()) {
     m.notification = true;
+    if (m.method == "notifications/cancelled" && msg.contains("params") && msg["params"].is_object() &&
+        msg["params"].contains("requestId"))
+      m.cancels = msg["params"]["requestId"];
     return;
   }
   if (c.kind == protocol::Kind::Result || c.kind == protocol::Kind::Error) {
@@ -141,6 +147,7 @@ void fill_from_json(FuzzMessage& m, const json& msg, const std::string& version,
   // Malformed: it may be answered with an error, carrying its id when that id is readable.
   m.may_get_null_error = true;
   if (id_ok) m.id = msg["id"];
+  else if (msg.is_object() && msg.contains("id") && !msg["id"].is_null()) m.odd_id = msg["id"];
   m.demand = Demand::InvalidRequest;
 }
 
@@ -166,7 +173,8 @@ FuzzMessage describe_message(std::string bytes, std::string origin, const std::s
       // A lenient reader answers it under its id (with a result, or with an error when the rest
       // is malformed too): that answer is allowed, not owed.
       json inner = json::parse(std::string_view(bytes).substr(3), nullptr, false);
-      if (inner.is_object() && inner.contains("id") && readable_id(inner["id"])) m.id = inner["id"];
+      if (inner.is_object() && inner.contains("id") && !inner["id"].is_null())
+        (readable_id(inner["id"]) ? m.id : m.odd_id) = inner["id"];
     }
   }
   m.bytes = std::move(bytes);
@@ -176,10 +184,16 @@ FuzzMessage describe_message(std::string bytes, std::string origin, const std::s
 
 FuzzMessage describe_message(const json& message, std::string origin, const std::string& version,
                              const protocol::SchemaRegistry& schemas) {
+  return describe_message(message, message.dump(-1, ' ', false, json::error_handler_t::replace), std::move(origin),
+                          version, schemas);
+}
+
+FuzzMessage describe_message(const json& message, std::string dumped, std::string origin, const std::string& version,
+                             const protocol::SchemaRegistry& schemas) {
   FuzzMessage m;
   m.origin = std::move(origin);
   fill_from_json(m, message, version, schemas);
-  m.bytes = message.dump(-1, ' ', false, json::error_handler_t::replace);
+  m.bytes = std::move(dumped);
   apply_limits(m);
   return m;
 }

@@ -113,8 +113,15 @@ FuzzMessage Generator::finish(json msg, std::string origin, Rng& rng, bool mutat
     int n = 1 + static_cast<int>(rng.below(rng.chance(70) ? 1 : 3));
     for (int i = 0; i < n && bytes.empty(); ++i) origin += " | " + mutate_json(msg, bytes, rng, ids_);
   }
-  if (bytes.empty()) bytes = msg.dump(-1, ' ', false, json::error_handler_t::replace);
-  if (mutate && rng.chance(12)) origin += " | " + mutate_bytes(bytes, rng);
+  // Text made from `msg` as it stands is described from `msg`; text a mutation wrote or changed
+  // is read back, as the target will read it.
+  bool from_msg = bytes.empty();
+  if (from_msg) bytes = msg.dump(-1, ' ', false, json::error_handler_t::replace);
+  if (mutate && rng.chance(12)) {
+    origin += " | " + mutate_bytes(bytes, rng);
+    from_msg = false;
+  }
+  if (from_msg) return describe_message(msg, std::move(bytes), std::move(origin), in_.version, *in_.schemas);
   return describe_message(std::move(bytes), std::move(origin), in_.version, *in_.schemas);
 }
 

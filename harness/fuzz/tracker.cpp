@@ -83,24 +83,14 @@ void Tracker::remember_answered(const std::string& key) {
 }
 
 void Tracker::on_sent(const FuzzMessage& m, std::size_t index, Clock::time_point at) {
-  if (m.method == "(batch)") {
-    json batch = json::parse(m.bytes, nullptr, false);
-    if (batch.is_array())
-      for (const auto& e : batch)
-        if (e.is_object() && e.contains("method") && e.contains("id") && readable_id(e["id"]))
-          add_pending(Pending{index, e["method"].is_string() ? e["method"].get<std::string>() : "", e["id"], at,
-                              Demand::None, true, false});
-  }
+  for (const auto& [method, id] : m.batch_requests)
+    add_pending(Pending{index, method, id, at, Demand::None, true, false});
   if (m.may_get_null_error) {
     malformed_.push_back({index, m.demand, m.method});
     if (malformed_.size() > kMaxMalformed) malformed_.pop_front();
-    if (!m.id) {
-      // Also after a byte order mark: nlohmann's reader skips it, as lenient servers do.
-      json msg = json::parse(m.bytes, nullptr, false);
-      if (msg.is_object() && msg.contains("id") && !msg["id"].is_null()) {
-        odd_ids_.emplace_back(msg["id"], Malformed{index, m.demand, m.method});
-        if (odd_ids_.size() > 256) odd_ids_.pop_front();
-      }
+    if (m.odd_id) {
+      odd_ids_.emplace_back(*m.odd_id, Malformed{index, m.demand, m.method});
+      if (odd_ids_.size() > 256) odd_ids_.pop_front();
     }
   }
   // An answer echoing a value this deep would be past the reader's limit (a few levels are
@@ -115,29 +105,22 @@ void Tracker::on_sent(const FuzzMessage& m, std::size_t index, Clock::time_point
     p.deep = deep;
     add_pending(std::move(p));
   }
-  if (m.notification && m.method == "notifications/cancelled") {
+  if (m.cancels && readable_id(*m.cancels)) {
     // Our cancellation: the target may drop the answer (or send it anyway, if it was already done).
-    json msg = json::parse(m.bytes, nullptr, false);
-    const json* rid = msg.is_object() && msg.contains("params") && msg["params"].is_object() &&
-                              msg["params"].contains("requestId")
-                          ? &msg["params"]["requestId"]
-                          : nullptr;
-    if (rid && readable_id(*rid)) {
-      // A cancellation that comes before its request (a race we make on purpose): a server may
-      // remember it and drop the request when it arrives, so that answer is not owed either.
-      if (by_id_.find(protocol::id_key(*rid)) == by_id_.end()) {
-        precancelled_.push_back(protocol::id_key(*rid));
-        if (precancelled_.size() > 256) precancelled_.pop_front();
-      }
-      if (auto it = by_id_.find(protocol::id_key(*rid)); it != by_id_.end()) {
-        for (std::size_t s : it->second) {
-          auto p = by_seq_.find(s);
-          if (p != by_seq_.end() && !p->second.optional) {
-            p->second.optional = true;
-            --required_;
-          }
+    std::string key = protocol::id_key(*m.cancels);
+    if (auto it = by_id_.find(key); it != by_id_.end()) {
+      for (std::size_t s : it->second) {
+        auto p = by_seq_.find(s);
+        if (p != by_seq_.end() && !p->second.optional) {
+          p->second.optional = true;
+          --required_;
         }
       }
+    } else {
+      // A cancellation that comes before its request (a race we make on purpose): a server may
+      // remember it and drop the request when it arrives, so that answer is not owed either.
+      precancelled_.push_back(key);
+      if (precancelled_.size() > 256) precancelled_.pop_front();
     }
   }
 }
