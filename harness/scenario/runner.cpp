@@ -11,6 +11,7 @@
 #include "harness/scenario/workdir.hpp"
 #include "harness/util/json_text.hpp"
 #include "harness/transport/child_process.hpp"
+#include "harness/transport/http/streamable_http_transport.hpp"
 
 #include <fmt/format.h>
 #include <signal.h>
@@ -101,7 +102,12 @@ class Execution {
   }
 
   void start_target() {
-    session_.attach(cfg_.target.make(workdir_ ? workdir_->path() : std::string(), s_.env));
+    auto t = cfg_.target.make(workdir_ ? workdir_->path() : std::string(), s_.env);
+    // The one transport option of the server role; other transports have no GET stream.
+    if (auto* h = dynamic_cast<transport::http::StreamableHttpTransport*>(t.get());
+        h && s_.transport_options.contains("open_get_stream"))
+      h->set_open_get_stream(s_.transport_options["open_get_stream"].get<bool>());
+    session_.attach(std::move(t));
   }
 
   std::optional<std::string> gated_after_handshake() {

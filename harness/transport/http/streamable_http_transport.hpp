@@ -60,6 +60,9 @@ class StreamableHttpTransport : public Transport {
   std::string protocol_header() const;  // the MCP-Protocol-Version value sent, empty if none
   std::string origin() const { return options_.origin; }
   std::size_t max_message_bytes() const { return options_.max_message_bytes; }
+  // Before start(): whether to open the standalone GET stream after the handshake (a scenario
+  // that checks GET itself keeps it closed: many servers allow one GET stream per session).
+  void set_open_get_stream(bool open) { options_.open_get_stream = open; }
   // Waits (up to `deadline`) until every POST sent so far has its response status. Each POST is a
   // connection of its own, which a server may handle in any order: a raw HTTP check that must come
   // after the messages before it (a DELETE after notifications/initialized) waits for them here.

@@ -27,6 +27,7 @@ struct Options {
   bool get = true;
   bool legacy = false;
   bool close_early = false;  // POST streams end after the priming event: clients must resume (HTTP-20)
+  bool one_get = false;      // one standalone GET stream per session, 409 for another (as the TypeScript SDK)
   std::string fault;
 };
 
@@ -47,6 +48,7 @@ struct Session {
   std::map<int, long long> per_stream;
   std::atomic<int> posts{0};
   std::atomic<int> open_posts{0};  // POST streams in progress: they carry the request's notifications
+  std::atomic<int> open_gets{0};   // standalone GET streams open (--one-get)
 };
 
 Options opt;
@@ -293,6 +295,13 @@ void handle_get(const httplib::Request& req, httplib::Response& res) {
     send_json(res, 406, rpc_error(-32000, "Not Acceptable: GET needs Accept: text/event-stream"));
     return;
   }
+  bool standalone = !req.has_header("Last-Event-ID");
+  if (standalone && opt.one_get && s->open_gets.fetch_add(1) > 0) {
+    s->open_gets--;
+    send_json(res, 409, rpc_error(-32000, "Conflict: Only one SSE stream is allowed per session"));
+    return;
+  }
+  if (standalone && !opt.one_get) s->open_gets++;
   std::string replay;
   int stream, origin_stream = -1;
   std::size_t follow_from = 0;
@@ -354,6 +363,8 @@ void handle_get(const httplib::Request& req, httplib::Response& res) {
     }
     sink.done();
     return true;
+  }, [s, standalone](bool) {
+    if (standalone) s->open_gets--;
   });
 }
 
@@ -432,7 +443,7 @@ void legacy_routes(httplib::Server& srv) {
 
 int usage(const std::string& why) {
   std::cerr << "mcpspec-httpserver: " << why << "\n"
-            << "usage: mcpspec-httpserver --backend CMD [--port N] [--response json|sse|alternate] [--no-get]\n"
+            << "usage: mcpspec-httpserver --backend CMD [--port N] [--response json|sse|alternate] [--no-get] [--one-get]\n"
             << "                          [--legacy] [--close-early] [--fault NAME] [--list-faults]\n"
             << "  the port comes from --port or the PORT environment variable\n";
   return 2;
@@ -454,6 +465,7 @@ int main(int argc, char** argv) {
       else if (a == "--backend") opt.backend = value();
       else if (a == "--response") opt.response = value();
       else if (a == "--no-get") opt.get = false;
+      else if (a == "--one-get") opt.one_get = true;
       else if (a == "--legacy") opt.legacy = true;
       else if (a == "--close-early") opt.close_early = true;
       else if (a == "--fault") opt.fault = value();
