@@ -9,12 +9,11 @@
 Reads the JSON report of the real mcpspec binary, as a CI job would.
 """
 import argparse
-import json
 import os
 import shlex
-import subprocess
 import sys
-import tempfile
+
+from e2e_verdict import judge, run_mcpspec
 
 
 def main():
@@ -40,46 +39,11 @@ def main():
         server.append("--legacy")
     if a.fault:
         server += ["--fault", a.fault]
-    with tempfile.TemporaryDirectory(prefix="mcpspec-http-e2e-") as tmp:
-        report = os.path.join(tmp, "report.json")
-        cmd = [os.path.join(a.bin, "mcpspec"), "run", "--server", " ".join(shlex.quote(s) for s in server),
-               "--transport", a.transport, "--port-env", "PORT", "--protocol", a.protocol, "--strict", "-j", "4",
-               "--startup-timeout-ms", "10000", "--deadline", "240", "--report", "json:" + report]
-        if a.baseline:
-            cmd += ["--baseline", os.path.join(a.src, a.baseline)]
-        cmd += [p if os.path.isabs(p) else os.path.join(a.src, p) for p in a.paths]
-        print("$", " ".join(shlex.quote(c) for c in cmd), flush=True)
-        proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=280)
-        print("\n".join(proc.stdout.splitlines()[:300]))
-        if not os.path.exists(report):
-            print("no JSON report written (exit %d)" % proc.returncode)
-            return 1
-        with open(report) as f:
-            results = json.load(f)["results"]
-
-    bad = [r for r in results if r["verdict"] in ("fail", "warn", "error", "xpass")]
-    passed = [r for r in results if r["verdict"] == "pass"]
-    if a.clean:
-        for r in bad:
-            print("UNEXPECTED %s: %s %s" % (r["verdict"], r["id"], r.get("reason", "")))
-        if bad or proc.returncode != 0 or not passed:
-            print("the correct HTTP server got %d non-passing result(s), %d passes, exit %d"
-                  % (len(bad), len(passed), proc.returncode))
-            return 1
-        print("correct HTTP server (%s, %s): %d passed, no FAIL/WARN/ERROR" % (a.transport, a.protocol, len(passed)))
-        return 0
-    for r in bad:
-        if r["verdict"] not in ("fail", "warn"):
-            continue
-        for f in r.get("findings", []):
-            if a.requirement in f.get("requirements", []):
-                if proc.returncode != 1:
-                    print("the fault was found but mcpspec exited %d instead of 1" % proc.returncode)
-                    return 1
-                print("caught %s: %s %s names %s: %s" % (a.fault, r["verdict"], r["id"], a.requirement, f["message"]))
-                return 0
-    print("NOT CAUGHT: fault %s: no FAIL/WARN names %s (exit %d)" % (a.fault, a.requirement, proc.returncode))
-    return 1
+    cmd = [os.path.join(a.bin, "mcpspec"), "run", "--server", " ".join(shlex.quote(s) for s in server),
+           "--transport", a.transport, "--port-env", "PORT", "--protocol", a.protocol, "--strict", "-j", "4",
+           "--startup-timeout-ms", "10000", "--deadline", "240"]
+    code, results = run_mcpspec(cmd, a, 280, "mcpspec-http-e2e-")
+    return judge(results, code, a, "correct HTTP server (%s, %s)" % (a.transport, a.protocol))
 
 
 if __name__ == "__main__":
