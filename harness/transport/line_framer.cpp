@@ -1,5 +1,9 @@
 #include "harness/transport/line_framer.hpp"
 
+#include <cerrno>
+
+#include <unistd.h>
+
 namespace mcpspec::transport {
 
 namespace {
@@ -55,6 +59,22 @@ LineFramer::Frame LineFramer::pop() {
   Frame f = std::move(ready_.front());
   ready_.pop_front();
   return f;
+}
+
+bool LineFramer::read_available(int fd) {
+  char buf[65536];
+  for (int rounds = 0; rounds < 64; ++rounds) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      feed(std::string_view(buf, static_cast<std::size_t>(n)));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) return false;
+    finish();  // end of file, or an error: the stream is over
+    return true;
+  }
+  return false;
 }
 
 }  // namespace mcpspec::transport

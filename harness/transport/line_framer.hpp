@@ -20,6 +20,9 @@ class LineFramer {
   void feed(std::string_view bytes);
   // At EOF: a trailing partial line (no newline) becomes a frame of its own.
   void finish();
+  // Feeds what the non-blocking `fd` holds now: at most 64 reads, so one busy stream cannot starve
+  // another polled beside it. At end of file (or a read error) calls finish() and returns true.
+  bool read_available(int fd);
   bool has_frame() const { return !ready_.empty(); }
   Frame pop();
   std::size_t buffered() const { return partial_.size(); }

@@ -62,17 +62,7 @@ void StdioTransport::write_all(const std::string& bytes, Deadline deadline) {
 }
 
 void StdioTransport::drain_fd(int& fd, LineFramer& framer, bool is_stdout) {
-  char buf[65536];
-  for (int rounds = 0; rounds < 64; ++rounds) {  // bounded per call so stderr cannot starve stdout
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n > 0) {
-      framer.feed(std::string_view(buf, static_cast<std::size_t>(n)));
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) break;
-    // EOF or error: the stream is over.
-    framer.finish();
+  if (framer.read_available(fd)) {  // bounded per call, so stderr cannot starve stdout
     if (is_stdout) {
       child_.close_stdout();
       stdout_closed_ = true;
@@ -80,7 +70,6 @@ void StdioTransport::drain_fd(int& fd, LineFramer& framer, bool is_stdout) {
       child_.close_stderr();
     }
     fd = -1;
-    break;
   }
   while (framer.has_frame()) {
     auto f = framer.pop();

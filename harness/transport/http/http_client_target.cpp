@@ -55,21 +55,7 @@ std::string HttpClientTarget::describe() const {
 }
 
 void HttpClientTarget::read_child_stream(int fd, LineFramer& framer, const char* prefix, bool is_stdout) {
-  char buf[65536];
-  bool eof = false;
-  for (int rounds = 0; rounds < 64; ++rounds) {
-    ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n > 0) {
-      framer.feed(std::string_view(buf, static_cast<std::size_t>(n)));
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) break;
-    eof = true;
-    break;
-  }
-  if (eof) {
-    framer.finish();
+  if (framer.read_available(fd)) {
     if (is_stdout) child_.close_stdout();
     else child_.close_stderr();
   }
