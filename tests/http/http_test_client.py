@@ -86,6 +86,31 @@ def sse_events(resp):
             retry = int(value)
 
 
+def tool_call_message(action, rid):
+    """The tools/call request of a driver action; "progress" asks for notifications with a token."""
+    params = {"name": action.get("name", "echo"), "arguments": action.get("arguments", {})}
+    if action.get("progress"):
+        params["_meta"] = {"progressToken": "progress-%d" % rid}
+    return {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params}
+
+
+def run_tool_call(client, action, rid, work):
+    """Runs `work` (posting tools/call `rid` and waiting for its answer) on its own thread, so a
+    pending call does not stop the other actions. cancel_after_ms gives up with
+    notifications/cancelled; "await": false returns the thread instead of joining it."""
+    t = threading.Thread(target=work, daemon=True)
+    t.start()
+    if "cancel_after_ms" in action:
+        time.sleep(action["cancel_after_ms"] / 1000.0)
+        client.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                     "params": {"requestId": rid, "reason": "given up by the test client"}})
+        return None
+    if action.get("await", True):
+        t.join(30)
+        return None
+    return t
+
+
 class Client:
     def __init__(self, url, fault, context):
         self.url = urllib.parse.urlsplit(url)
@@ -191,21 +216,8 @@ class Client:
         with self.lock:
             rid = self.next_id
             self.next_id += 1
-        params = {"name": action.get("name", "echo"), "arguments": action.get("arguments", {})}
-        if action.get("progress"):
-            params["_meta"] = {"progressToken": "progress-%d" % rid}
-        msg = {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params}
-        t = threading.Thread(target=self.post_quietly, args=(msg,), daemon=True)
-        t.start()
-        if "cancel_after_ms" in action:
-            time.sleep(action["cancel_after_ms"] / 1000.0)
-            self.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                       "params": {"requestId": rid, "reason": "given up by the test client"}})
-            return None
-        if action.get("await", True):
-            t.join(30)
-            return None
-        return t
+        msg = tool_call_message(action, rid)
+        return run_tool_call(self, action, rid, lambda: self.post_quietly(msg))
 
     def request(self, method, params=None):
         with self.lock:
@@ -354,10 +366,7 @@ class LegacyClient:
             return None
         rid = self.next_id
         self.next_id += 1
-        params = {"name": action.get("name", "echo"), "arguments": action.get("arguments", {})}
-        if action.get("progress"):
-            params["_meta"] = {"progressToken": "progress-%d" % rid}
-        msg = {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": params}
+        msg = tool_call_message(action, rid)
 
         def run():
             try:
@@ -367,17 +376,7 @@ class LegacyClient:
             except Exception as e:
                 log("tools/call: %s" % e)
 
-        t = threading.Thread(target=run, daemon=True)
-        t.start()
-        if "cancel_after_ms" in action:
-            time.sleep(action["cancel_after_ms"] / 1000.0)
-            self.post({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                       "params": {"requestId": rid, "reason": "given up by the test client"}})
-            return None
-        if action.get("await", True):
-            t.join(30)
-            return None
-        return t
+        return run_tool_call(self, action, rid, run)
 
     def initialize(self):
         self.open_stream()
