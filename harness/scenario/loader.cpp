@@ -84,6 +84,7 @@ const std::map<std::string, std::vector<std::string>> kActionRequires = {
 
 void check_steps(const nlohmann::json& steps, const std::string& base, const std::string& file,
                  std::vector<LoadError>& errors) {
+  if (!steps.is_array()) return;  // the schema has said so already
   for (std::size_t i = 0; i < steps.size(); ++i) {
     const auto& step = steps[i];
     std::string ptr = base + "/" + std::to_string(i);
@@ -132,7 +133,14 @@ void check_steps(const nlohmann::json& steps, const std::string& base, const std
         errors.push_back({file, ptr + "/if/protocol", e.what()});
       }
     }
-    if (action == "foreach") check_steps(step["steps"], ptr + "/steps", file, errors);
+    if (action == "foreach") {
+      // Found by fuzz/targets/scenario_loader_fuzz.cpp: {"foreach": ""} with no "steps" read a
+      // member that is not there.
+      if (step.contains("steps") && step["steps"].is_array())
+        check_steps(step["steps"], ptr + "/steps", file, errors);
+      else
+        errors.push_back({file, ptr + "/steps", "foreach needs \"steps\": the array of steps run for each item"});
+    }
   }
 }
 

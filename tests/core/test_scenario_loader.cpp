@@ -171,6 +171,18 @@ TEST_CASE("loader: a step needs exactly one action", "[core][loader]") {
   CHECK(ok.errors.empty());
 }
 
+TEST_CASE("loader: foreach without a steps array is an error, not a crash", "[core][loader]") {
+  // Found by fuzz/targets/scenario_loader_fuzz.cpp (fuzz/regressions/scenario_loader/foreach-without-steps).
+  for (const char* steps : {R"([{"foreach": "tools"}])", R"([{"foreach": "tools", "steps": "ping"}])"}) {
+    auto out = load_scenario_text(with_steps(steps), "/virtual/dir/bad.json");
+    INFO(all_errors(out));
+    CHECK(out.scenarios.empty());
+    bool named = false;
+    for (const auto& e : out.errors) named = named || e.pointer == "/steps/0/steps" || e.pointer == "/steps/0";
+    CHECK(named);
+  }
+}
+
 TEST_CASE("loader: a modifier that does not apply to the action", "[core][loader]") {
   auto e = only_error(with_steps(R"([{"expect": {"method": "x"}, "for_ms": 100}])"));
   CHECK(e.pointer == "/steps/0/for_ms");
