@@ -650,7 +650,7 @@ std::unique_ptr<SchemaRegistry> SchemaRegistry::from_file(const std::string& pat
   json document;
   try {
     document = json::parse(text.str());
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number beyond a double
     throw std::runtime_error("schema file '" + path + "' is not valid JSON: " + e.what());
   }
   return from_document(std::move(document), version, path);

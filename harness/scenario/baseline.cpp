@@ -77,7 +77,7 @@ Baseline Baseline::load(const std::string& path) {
   json doc;
   try {
     doc = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse_error, or out_of_range for a number beyond a double
     // Drop nlohmann's "[json.exception.parse_error.101] " tag; keep its line and column.
     std::string what = e.what();
     if (const auto close = what.find("] "); what.rfind("[json.exception", 0) == 0 && close != std::string::npos)

@@ -1,6 +1,7 @@
 #include "harness/scenario/loader.hpp"
 #include "harness/util/json_pointer.hpp"
 
+#include "harness/protocol/peer_json.hpp"
 #include "harness/scenario/client_steps.hpp"
 #include "harness/scenario/matcher.hpp"
 #include "harness/util/json_schema.hpp"
@@ -144,6 +145,22 @@ void check_steps(const nlohmann::json& steps, const std::string& base, const std
   }
 }
 
+// Scenario and fixture files come from outside, so they are read like a peer's frame: not JSON, a
+// number beyond a double (nlohmann throws out_of_range for 2e308, not a parse error: found by
+// fuzz/targets/scenario_loader_fuzz.cpp) and nesting past the limit are each a load error.
+std::optional<nlohmann::json> parse_input_json(const std::string& text, const std::string& file,
+                                               std::vector<LoadError>& errors) {
+  auto read = protocol::read_peer_json(text);
+  using S = protocol::PeerJson::Status;
+  switch (read.status) {
+    case S::Ok: return std::move(read.value);
+    case S::NotJson: errors.push_back({file, "", "not valid JSON: " + read.detail}); break;
+    case S::NumberOutOfRange: errors.push_back({file, "", "a number no JSON reader can hold: " + read.detail}); break;
+    case S::TooDeep: errors.push_back({file, "", "JSON " + read.detail}); break;
+  }
+  return std::nullopt;
+}
+
 std::optional<nlohmann::json> read_json_file(const std::string& path, std::vector<LoadError>& errors) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -152,12 +169,7 @@ std::optional<nlohmann::json> read_json_file(const std::string& path, std::vecto
   }
   std::stringstream ss;
   ss << in.rdbuf();
-  try {
-    return nlohmann::json::parse(ss.str());
-  } catch (const nlohmann::json::parse_error& e) {
-    errors.push_back({path, "", std::string("not valid JSON: ") + e.what()});
-    return std::nullopt;
-  }
+  return parse_input_json(ss.str(), path, errors);
 }
 
 // A fixture is found in the scenario's folder or the nearest folder above it with fixtures/<name>.json.
@@ -283,14 +295,9 @@ std::vector<std::string> matcher_pointers(const nlohmann::json& step) {
 
 LoadOutcome load_scenario_text(const std::string& text, const std::string& file) {
   LoadOutcome out;
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    out.errors.push_back({file, "", std::string("not valid JSON: ") + e.what()});
-    return out;
-  }
-  parse_scenario(doc, file, out);
+  auto doc = parse_input_json(text, file, out.errors);
+  if (!doc) return out;
+  parse_scenario(*doc, file, out);
   return out;
 }
 

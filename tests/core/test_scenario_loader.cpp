@@ -171,6 +171,16 @@ TEST_CASE("loader: a step needs exactly one action", "[core][loader]") {
   CHECK(ok.errors.empty());
 }
 
+TEST_CASE("loader: a number beyond a double and nesting past the limit are load errors", "[core][loader]") {
+  // nlohmann throws out_of_range (not parse_error) for 2e308: found by scenario_loader_fuzz.
+  auto big = only_error("2e308");
+  CHECK_THAT(big.message, Catch::Contains("number"));
+  auto big_inside = only_error(scenario_text(json{{"timeout_ms", 5}}).replace(0, 1, R"({"x": 1e999, )"));
+  CHECK_THAT(big_inside.message, Catch::Contains("number"));
+  auto deep = only_error(std::string(600, '[') + std::string(600, ']'));
+  CHECK_THAT(deep.message, Catch::Contains("deeper than"));
+}
+
 TEST_CASE("loader: foreach without a steps array is an error, not a crash", "[core][loader]") {
   // Found by fuzz/targets/scenario_loader_fuzz.cpp (fuzz/regressions/scenario_loader/foreach-without-steps).
   for (const char* steps : {R"([{"foreach": "tools"}])", R"([{"foreach": "tools", "steps": "ping"}])"}) {

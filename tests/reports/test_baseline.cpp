@@ -55,6 +55,8 @@ TEST_CASE("baseline load errors name the file and the JSON pointer", "[reports][
   CHECK_THAT(load_error(dir, "{\"format\": "), Catch::StartsWith(f + ": top level: not valid JSON: ") &&
                                                    Catch::Contains("line 1"));
   CHECK_THAT(load_error(dir, "\xff"), Catch::StartsWith(f + ": top level: not valid JSON"));
+  // A number beyond a double is out_of_range to nlohmann, not a parse error: still a load error.
+  CHECK_THAT(load_error(dir, R"({"version": 1e999})"), Catch::StartsWith(f + ": top level: not valid JSON"));
   CHECK(load_error(dir, "[]") == f + ": top level: expected a JSON object, got array");
   CHECK(load_error(dir, R"({"version": 1, "expected_failures": []})") ==
         f + ": /format: missing; expected \"mcpspec-baseline\"");
