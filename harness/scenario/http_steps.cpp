@@ -1,5 +1,6 @@
 #include "harness/scenario/http_steps.hpp"
 
+#include "harness/protocol/peer_json.hpp"
 #include "harness/scenario/session.hpp"
 #include "harness/transport/http/http_connection.hpp"
 #include "harness/transport/http/legacy_sse_transport.hpp"
@@ -131,14 +132,14 @@ HttpStepOutcome run_http_step(const json& spec, transport::Transport* t, Deadlin
           if (e.retry) je["retry"] = *e.retry;
           if (e.oversize) je["oversize"] = true;
           if (e.has_data && !e.data.empty()) {
-            try {
-              json m = json::parse(e.data);
-              je["json"] = m;
+            // Through the one peer-frame reader: a value nested too deep would overflow the stack
+            // when copied below.
+            if (auto read = protocol::read_peer_json(e.data); read.status == protocol::PeerJson::Status::Ok) {
+              je["json"] = read.value;
               if (e.type() == "message") {
-                add_messages(m, messages);
+                add_messages(read.value, messages);
                 ++message_events;
               }
-            } catch (const json::exception&) {
             }
           }
           events.push_back(std::move(je));
@@ -155,10 +156,9 @@ HttpStepOutcome run_http_step(const json& spec, transport::Transport* t, Deadlin
   out["body"] = body;
   out["json"] = nullptr;
   if (ct.rfind("text/event-stream", 0) != 0 && !body.empty()) {
-    try {
-      out["json"] = json::parse(body);
+    if (auto read = protocol::read_peer_json(body); read.status == protocol::PeerJson::Status::Ok) {
+      out["json"] = std::move(read.value);
       add_messages(out["json"], messages);
-    } catch (const json::exception&) {
     }
   }
   out["events"] = events;
