@@ -14,11 +14,28 @@ namespace mcpspec::scenario {
 // A malformed matcher: a scenario bug, never a target failure. `pointer` locates it in the matcher.
 class MatcherError : public std::runtime_error {
  public:
+  // The message shows control characters as \u00XX: what() is read as a C string, and a key such
+  // as "$\u0000" used to cut it short (found by fuzz/targets/matcher_fuzz.cpp).
   MatcherError(std::string pointer, const std::string& what)
-      : std::runtime_error(pointer + ": " + what), pointer_(std::move(pointer)) {}
+      : std::runtime_error(visible(pointer + ": " + what)), pointer_(std::move(pointer)) {}
   const std::string& pointer() const { return pointer_; }
 
  private:
+  static std::string visible(const std::string& s) {
+    static const char* const kHex = "0123456789abcdef";
+    std::string out;
+    for (char c : s) {
+      auto u = static_cast<unsigned char>(c);
+      if (u >= 0x20 && u != 0x7f) {
+        out += c;
+      } else {
+        out += "\\u00";
+        out += kHex[u >> 4];
+        out += kHex[u & 15];
+      }
+    }
+    return out;
+  }
   std::string pointer_;
 };
 
