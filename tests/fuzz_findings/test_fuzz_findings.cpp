@@ -179,3 +179,17 @@ TEST_CASE("fuzz finding: a number beyond a double is reported, not a harness err
     if (w.dir == mcpspec::WireEntry::Dir::Event && w.text.find("could not be read") != std::string::npos) noted = true;
   CHECK(noted);
 }
+
+TEST_CASE("fuzz finding: a matcher error shows control characters instead of stopping at them", "[fuzz][matcher]") {
+  // matcher_fuzz: the operator key "$\u0000" made a MatcherError whose what() (a C string) ended
+  // at the NUL, before the message said what was wrong.
+  try {
+    mcpspec::scenario::check_matcher(nlohmann::json{{std::string("$\0x", 3), 0}});
+    FAIL("an unknown operator was accepted");
+  } catch (const mcpspec::scenario::MatcherError& e) {
+    std::string what = e.what();
+    CHECK(what.find('\0') == std::string::npos);
+    CHECK_THAT(what, Catch::Contains("\\u0000x") && Catch::Contains("unknown operator"));
+    CHECK(e.pointer() == std::string("/$\0x", 4));  // the pointer keeps the real key
+  }
+}
