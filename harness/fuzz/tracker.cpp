@@ -13,7 +13,6 @@ namespace mcpspec::fuzz {
 using nlohmann::json;
 
 namespace {
-constexpr std::size_t kRememberedIds = 4096;
 constexpr std::size_t kMaxMalformed = 10000;
 // Levels a server may wrap around a value it echoes (result, content, arguments...).
 constexpr std::size_t kEchoLevels = 64;
@@ -35,7 +34,7 @@ void Tracker::add_pending(Pending p) {
   auto& seqs = by_id_[key];
   // An earlier request with this id that we gave up on (cancelled after a timeout) may still be
   // answered late: that answer would be taken for this request's.
-  if (!seqs.empty() || forgotten_.count(key)) {
+  if (!seqs.empty() || forgotten_.contains(key)) {
     // The same id again while the first is in flight: either answer fits, neither is owed.
     for (std::size_t s : seqs) {
       auto it = by_seq_.find(s);
@@ -48,13 +47,7 @@ void Tracker::add_pending(Pending p) {
     p.ambiguous = true;
   }
   answered_.erase(key);
-  if (sent_ids_.insert(key).second) {
-    sent_order_.push_back(key);
-    if (sent_order_.size() > kRememberedIds) {
-      sent_ids_.erase(sent_order_.front());
-      sent_order_.pop_front();
-    }
-  }
+  sent_ids_.insert(key);
   if (!p.optional) ++required_;
   std::size_t s = seq_++;
   seqs.push_back(s);
@@ -70,16 +63,6 @@ void Tracker::remove_pending(std::map<std::size_t, Pending>::iterator it) {
     if (seqs.empty()) by_id_.erase(idit);
   }
   by_seq_.erase(it);
-}
-
-void Tracker::remember_answered(const std::string& key) {
-  if (answered_.insert(key).second) {
-    answered_order_.push_back(key);
-    if (answered_order_.size() > kRememberedIds) {
-      answered_.erase(answered_order_.front());
-      answered_order_.pop_front();
-    }
-  }
 }
 
 void Tracker::on_sent(const FuzzMessage& m, std::size_t index, Clock::time_point at) {
@@ -99,8 +82,7 @@ void Tracker::on_sent(const FuzzMessage& m, std::size_t index, Clock::time_point
   if (deep && deep_sent_ < kMaxMalformed) ++deep_sent_;
   if (m.id) {
     // Malformed with a readable id: its error may carry null. Cancelled in advance: it may be dropped.
-    bool optional = m.may_get_null_error ||
-                    std::find(precancelled_.begin(), precancelled_.end(), protocol::id_key(*m.id)) != precancelled_.end();
+    bool optional = m.may_get_null_error || precancelled_.contains(protocol::id_key(*m.id));
     Pending p{index, m.method, *m.id, at, m.demand, optional, m.cancellable};
     p.deep = deep;
     add_pending(std::move(p));
@@ -119,8 +101,7 @@ void Tracker::on_sent(const FuzzMessage& m, std::size_t index, Clock::time_point
     } else {
       // A cancellation that comes before its request (a race we make on purpose): a server may
       // remember it and drop the request when it arrives, so that answer is not owed either.
-      precancelled_.push_back(key);
-      if (precancelled_.size() > 256) precancelled_.pop_front();
+      precancelled_.insert(key);
     }
   }
 }
@@ -153,13 +134,7 @@ void Tracker::forget(const json& id) {
   if (p != by_seq_.end()) remove_pending(p);
   // A late answer to a request we gave up on is not a wrong id.
   std::string key = protocol::id_key(id);
-  if (forgotten_.insert(key).second) {
-    forgotten_order_.push_back(key);
-    if (forgotten_order_.size() > kRememberedIds) {
-      forgotten_.erase(forgotten_order_.front());
-      forgotten_order_.pop_front();
-    }
-  }
+  forgotten_.insert(key);
 }
 
 void Tracker::reset() {
@@ -193,7 +168,7 @@ Tracker::Result Tracker::on_frame(const std::string& text, Clock::time_point at)
       --deep_sent_;
       for (auto it = by_seq_.begin(); it != by_seq_.end(); ++it)
         if (it->second.deep) {
-          remember_answered(protocol::id_key(it->second.id));
+          answered_.insert(protocol::id_key(it->second.id));
           remove_pending(it);
           break;
         }
@@ -327,7 +302,7 @@ void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out)
       a.detail = "the target sent a response with no request id, answering a notification (or nothing)";
     } else {
       a.oracle = oracle::wrong_id;
-      bool seen = readable_id(id) && (answered_.count(key) || sent_ids_.count(key));
+      bool seen = readable_id(id) && (answered_.contains(key) || sent_ids_.contains(key));
       a.signature = seen ? "duplicate answer" : "unknown id";
       a.detail = seen ? "the target answered request id " + compact(id) + " a second time"
                       : "the target answered with id " + shorten(compact(id), 80) + ", which no request of ours had";
@@ -356,7 +331,7 @@ void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out)
   auto pit = by_seq_.find(idit->second.front());  // the oldest request with this id
   Pending p = pit->second;
   remove_pending(pit);
-  remember_answered(key);
+  answered_.insert(key);
   // A malformed message answered with its own id: its null-id allowance is used up too.
   for (auto it = malformed_.begin(); it != malformed_.end(); ++it)
     if (it->index == p.index) {

@@ -12,6 +12,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace mcpspec::protocol {
@@ -68,7 +69,6 @@ class Tracker {
   void judge_response(const nlohmann::json& msg, Clock::time_point at, Result& out);
   void add_pending(Pending p);
   void remove_pending(std::map<std::size_t, Pending>::iterator it);
-  void remember_answered(const std::string& key);
 
   const protocol::SchemaRegistry& schemas_;
   std::string version_;
@@ -83,13 +83,30 @@ class Tracker {
   // Messages sent nested nearly as deep as the peer reader's limit: each may come back in a
   // frame too deep to read. Kept across checkpoints (such an answer may arrive after one).
   std::size_t deep_sent_ = 0;
-  std::deque<std::string> precancelled_;                  // ids cancelled before their request was sent
-  std::set<std::string> answered_;                        // recently answered ids (bounded)
-  std::deque<std::string> answered_order_;
-  std::set<std::string> sent_ids_;                        // ids we ever used (bounded like answered_)
-  std::deque<std::string> sent_order_;
-  std::set<std::string> forgotten_;                       // given up on (cancelled, timed out)
-  std::deque<std::string> forgotten_order_;
+  // Id keys remembered in the order first seen; past `cap` the oldest is forgotten.
+  class RecentKeys {
+   public:
+    explicit RecentKeys(std::size_t cap) : cap_(cap) {}
+    void insert(const std::string& key) {
+      if (!set_.insert(key).second) return;
+      order_.push_back(key);
+      if (order_.size() > cap_) {
+        set_.erase(order_.front());
+        order_.pop_front();
+      }
+    }
+    bool contains(const std::string& key) const { return set_.count(key) > 0; }
+    bool erase(const std::string& key) { return set_.erase(key) > 0; }
+
+   private:
+    std::size_t cap_;
+    std::unordered_set<std::string> set_;
+    std::deque<std::string> order_;
+  };
+  RecentKeys precancelled_{256};   // ids cancelled before their request was sent
+  RecentKeys answered_{4096};      // recently answered ids
+  RecentKeys sent_ids_{4096};      // ids we used
+  RecentKeys forgotten_{4096};     // given up on (cancelled, timed out)
 };
 
 // At most `n` bytes of `s` for a report, with the full length noted when cut.
