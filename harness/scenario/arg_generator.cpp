@@ -41,9 +41,11 @@ constexpr int kMaxFullDepth = 8;         // "full" adds optional properties only
 constexpr int kMaxRefHops = 32;          // $ref -> $ref chains
 constexpr std::size_t kMaxLength = 1 << 16;  // minLength we are willing to pad to
 constexpr std::size_t kMaxItems = 1000;      // minItems we are willing to fill
-// Values generated for one argument object in all: nested minItems multiply (980 arrays of 980
-// strings took a sanitizer build past its 10 s limit in a libFuzzer campaign).
+// Parts of one argument object in all: nested minItems multiply (980 arrays of 980 strings
+// took a sanitizer build past its 10 s limit in a libFuzzer campaign), and so do copies of a
+// large default. Text in all, likewise: 1000 strings padded to kMaxLength are 64 MiB.
 constexpr std::size_t kMaxValues = 100000;
+constexpr std::size_t kMaxText = std::size_t{1} << 24;
 
 [[noreturn]] void fail(const std::string& ptr, const std::string& what) {
   throw SubstitutionError("inputSchema" + ptr + ": " + what);
@@ -126,7 +128,8 @@ class Generator {
   explicit Generator(const json& root) : root_(root) {}
 
   json arguments(const std::string& mode) {
-    json s = effective(root_, "");
+    const Plain plain = effective(root_, "");
+    const json& s = *plain;
     auto types = type_names(s);
     if (!types.empty() && std::find(types.begin(), types.end(), "object") == types.end())
       fail("/type", "is " + detail::show(s["type"]) + ", but tool arguments are an object");
@@ -146,8 +149,34 @@ class Generator {
   }
 
  private:
+  // A schema as the generator reads it: the schema itself when it has no $ref or allOf to fold
+  // (most have none: copying the element schema for each of 1000 array elements, a large
+  // `default` included, was nearly all of a campaign input's time), else a folded copy.
+  class Plain {
+   public:
+    // Named, not overloaded: json converts from nearly anything, so the overloads were ambiguous.
+    static Plain borrow(const json& schema) {
+      Plain p;
+      p.borrowed_ = &schema;
+      return p;
+    }
+    static Plain own(json folded) {
+      Plain p;
+      p.owned_ = std::move(folded);
+      return p;
+    }
+    const json& operator*() const { return borrowed_ ? *borrowed_ : owned_; }
+    const json* operator->() const { return &**this; }
+
+   private:
+    Plain() = default;
+    json owned_;
+    const json* borrowed_ = nullptr;
+  };
+
   // `schema` with $ref followed and allOf folded in, so callers see plain keywords only.
-  json effective(const json& schema, const std::string& ptr) {
+  Plain effective(const json& schema, const std::string& ptr) {
+    if (schema.is_object() && !schema.contains("$ref") && !schema.contains("allOf")) return Plain::borrow(schema);
     // allOf parts are folded recursively, and a part may $ref back to its own schema.
     struct Nesting {
       int& n;
@@ -170,9 +199,9 @@ class Generator {
       if (!all->is_array()) fail(ptr + "/allOf", "allOf must be an array");
       json parts = *all;
       s.erase("allOf");
-      for (std::size_t i = 0; i < parts.size(); ++i) merge_into(s, effective(parts[i], ptr + "/allOf/" + std::to_string(i)));
+      for (std::size_t i = 0; i < parts.size(); ++i) merge_into(s, *effective(parts[i], ptr + "/allOf/" + std::to_string(i)));
     }
-    return s;
+    return Plain::own(std::move(s));
   }
 
   // Boolean schemas: true accepts anything (an empty object says the same), false nothing.
@@ -266,26 +295,57 @@ class Generator {
     return "";
   }
 
+  // Every part of the arguments counts against kMaxValues: each generated value, and each
+  // member of a const, default or enum value taken whole (980 copies of a default nested 400
+  // levels deep are as large as nested minItems).
+  void count_parts(std::size_t n, const std::string& ptr) {
+    produced_ += n;
+    if (produced_ > kMaxValues)
+      fail(ptr, "the arguments would have more than " + std::to_string(kMaxValues) +
+                    " parts (nested minItems multiply, and so do copies of a const, default or enum value); "
+                    "that is more than we generate");
+  }
+
+  void count_text(std::size_t bytes, const std::string& ptr) {
+    text_bytes_ += bytes;
+    if (text_bytes_ > kMaxText)
+      fail(ptr, "the arguments' strings would total more than " + std::to_string(kMaxText >> 20) +
+                    " MiB (minLength times minItems); that is more than we generate");
+  }
+
+  json copied(const json& value, const std::string& ptr) {
+    std::vector<const json*> pending{&value};  // a stack, not recursion: the value may nest deep
+    while (!pending.empty()) {
+      const json* v = pending.back();
+      pending.pop_back();
+      count_parts(1, ptr);
+      if (v->is_string()) count_text(v->get_ref<const std::string&>().size(), ptr);
+      if (v->is_structured())
+        for (const auto& member : *v) pending.push_back(&member);
+    }
+    return value;
+  }
+
   json value_for(const json& schema, const std::string& ptr, bool full, int depth, std::size_t variant) {
-    if (++produced_ > kMaxValues)
-      fail(ptr, "the value would have more than " + std::to_string(kMaxValues) +
-                    " parts (nested minItems multiply); that is more than we generate");
+    count_parts(1, ptr);
     if (depth > kMaxDepth)
       fail(ptr, "schema nested deeper than " + std::to_string(kMaxDepth) + " levels (a recursive $ref that is required?)");
     // Below kMaxFullDepth only what is required is generated (see the file comment).
     full = full && depth < kMaxFullDepth;
-    json s = effective(schema, ptr);
-    if (s.contains("const")) return s["const"];
-    if (variant == 0 && s.contains("default") && fits(s["default"], s)) return s["default"];
-    if (auto e = s.find("enum"); e != s.end() && e->is_array() && !e->empty()) return (*e)[variant % e->size()];
+    const Plain plain = effective(schema, ptr);
+    const json& s = *plain;
+    if (s.contains("const")) return copied(s["const"], ptr + "/const");
+    if (variant == 0 && s.contains("default") && fits(s["default"], s)) return copied(s["default"], ptr + "/default");
+    if (auto e = s.find("enum"); e != s.end() && e->is_array() && !e->empty())
+      return copied((*e)[variant % e->size()], ptr + "/enum");
     for (const char* key : {"anyOf", "oneOf"}) {
       auto branches = s.find(key);
       if (branches == s.end()) continue;
       if (!branches->is_array() || branches->empty()) fail(ptr + "/" + key, std::string(key) + " must be a non-empty array");
       for (std::size_t i = 0; i < branches->size(); ++i) {
         const std::string branch_ptr = ptr + "/" + key + "/" + std::to_string(i);
-        json branch = effective((*branches)[i], branch_ptr);
-        if (pick_type(branch) != "null") return value_for(branch, branch_ptr, full, depth + 1, variant);
+        const Plain branch = effective((*branches)[i], branch_ptr);
+        if (pick_type(*branch) != "null") return value_for(*branch, branch_ptr, full, depth + 1, variant);
       }
       return nullptr;  // every branch is null
     }
@@ -378,6 +438,7 @@ class Generator {
     // Generated text is ASCII, so bytes and code points agree here.
     if (max && text.size() > *max) text.resize(*max);
     if (text.size() < min) text.append(min - text.size(), 'x');
+    count_text(text.size(), ptr);
     return text;
   }
 
@@ -501,12 +562,13 @@ class Generator {
   // A value of a type the schema does not accept: a string where anything else is expected,
   // 12345 where a string is.
   json wrong_value(const json& schema, const std::string& ptr) {
-    json s = effective(schema, ptr);
+    const Plain plain = effective(schema, ptr);
+    const json& s = *plain;
     std::vector<std::string> allowed = type_names(s);
     for (const char* key : {"anyOf", "oneOf"})
       if (auto branches = s.find(key); allowed.empty() && branches != s.end() && branches->is_array())
         for (std::size_t i = 0; i < branches->size(); ++i)
-          for (auto& t : type_names(effective((*branches)[i], ptr + "/" + key + "/" + std::to_string(i))))
+          for (auto& t : type_names(*effective((*branches)[i], ptr + "/" + key + "/" + std::to_string(i))))
             allowed.push_back(t);
     if (allowed.empty()) {
       if (s.contains("const")) allowed.push_back(detail::json_type_name(s["const"]));
@@ -526,7 +588,8 @@ class Generator {
 
   const json& root_;
   int effective_depth_ = 0;
-  std::size_t produced_ = 0;  // value_for calls so far (kMaxValues)
+  std::size_t produced_ = 0;    // parts of the arguments so far (kMaxValues)
+  std::size_t text_bytes_ = 0;  // bytes of their strings so far (kMaxText)
 };
 
 }  // namespace

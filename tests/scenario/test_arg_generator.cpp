@@ -413,6 +413,24 @@ TEST_CASE("unusable schemas and modes throw SubstitutionError", "[arggen]") {
   CHECK_THAT(error_of(R"({"properties": {"a": {"type": "array", "minItems": 980, "items": {"type": "array",
       "minItems": 980, "items": {"type": "string"}}}}, "required": ["a"]})"),
              Catch::Contains("more than 100000 parts"));
+  // So do copies of a default: 980 elements whose default nests 200 levels deep are 196 000
+  // parts (a campaign input of this shape took 0.65 s optimized, over 10 s under sanitizers).
+  json deep = "leaf";
+  for (int i = 0; i < 200; ++i) deep = json{{"a", deep}};
+  json copies = {{"properties", {{"p", {{"type", "array"}, {"minItems", 980}, {"items", {{"default", deep}}}}}}},
+                 {"required", {"p"}}};
+  CHECK_THAT(error_of(copies.dump()), Catch::Contains("inputSchema/properties/p/items/default: the arguments would have more than 100000 parts"));
+  copies["properties"]["p"]["minItems"] = 400;  // 80 400 parts: generated, each element the default
+  json args = generate_arguments(copies, "minimal");
+  REQUIRE(args["p"].size() == 400);
+  CHECK(args["p"][399] == deep);
+  // Text counts in all as well: 1000 strings of 64 KiB are refused, 200 of them are not.
+  json wide = {{"properties", {{"s", {{"type", "array"}, {"minItems", 1000},
+                                      {"items", {{"type", "string"}, {"minLength", 65536}}}}}}},
+               {"required", {"s"}}};
+  CHECK_THAT(error_of(wide.dump()), Catch::Contains("inputSchema/properties/s/items: the arguments' strings would total more than 16 MiB"));
+  wide["properties"]["s"]["minItems"] = 200;
+  CHECK(generate_arguments(wide, "minimal")["s"][199].get<std::string>().size() == 65536);
   // Keys in unexpected shapes never escape as anything but SubstitutionError.
   for (const char* odd : {R"({"properties": {"v": {"type": "string", "format": 5}}, "required": ["v"]})",
                           R"({"properties": {"v": {"type": 5}}, "required": ["v"]})",
