@@ -77,9 +77,23 @@ std::size_t estimate_states(const std::string& p) {
   return total;
 }
 
+// A regex_error whose what() says why: the standard one can only name an error_type.
+class PatternTooLong : public std::regex_error {
+ public:
+  explicit PatternTooLong(std::size_t length)
+      : std::regex_error(std::regex_constants::error_complexity),
+        text_("the pattern is " + std::to_string(length) + " characters long; patterns are limited to " +
+              std::to_string(kMaxRegexPattern)) {}
+  const char* what() const noexcept override { return text_.c_str(); }
+
+ private:
+  std::string text_;
+};
+
 }  // namespace
 
 std::shared_ptr<const CompiledRegex> compiled_regex(const std::string& pattern) {
+  if (pattern.size() > kMaxRegexPattern) throw PatternTooLong(pattern.size());
   {
     std::lock_guard<std::mutex> lock(cache_mutex);
     auto it = cache().find(pattern);

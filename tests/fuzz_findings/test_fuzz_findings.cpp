@@ -159,6 +159,23 @@ TEST_CASE("fuzz finding: $regex refuses back-references and over-costly patterns
   CHECK(mcpspec::scenario::match({{"$regex", "a{1000}"}}, std::string(1000, 'a')).ok);
 }
 
+// scenario_loader campaign (2026-11-25): a $regex of 17 390 plain characters overflowed the stack
+// while libstdc++ compiled it (its compiler recurses once per term; 100 000 characters crash an
+// optimized build too). Patterns longer than 2000 characters are refused with the reason.
+TEST_CASE("fuzz finding: an over-long $regex pattern is refused, not compiled", "[fuzz][regex]") {
+  const std::string too_long(100000, 'a');
+  try {
+    mcpspec::scenario::check_matcher({{"$regex", too_long}});
+    FAIL("a 100 000-character pattern was accepted");
+  } catch (const mcpspec::scenario::MatcherError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("100000 characters long; patterns are limited to 2000"));
+  }
+  // match() checks the matcher first, so it refuses the pattern the same way.
+  CHECK_THROWS_WITH(mcpspec::scenario::match({{"$regex", too_long}}, std::string("aaa")),
+                    Catch::Contains("patterns are limited to 2000"));
+  CHECK(mcpspec::scenario::match({{"$regex", std::string(2000, 'a')}}, std::string(2000, 'a')).ok);
+}
+
 // ---------------------------------------------------------------------------------------------
 // message_parser_fuzz: json::parse throws out_of_range, not parse_error, for a number beyond a
 // double ("-2e+308"). Session::on_frame caught only parse_error, so `mcpspec run` against a
