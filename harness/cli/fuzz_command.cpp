@@ -64,6 +64,9 @@ fuzz::TransportFactory make_factory(const FuzzArgs& a) {
     no.port_env = a.port_env;
     no.max_message_bytes = a.max_message_bytes;
     no.startup_timeout_ms = a.startup_timeout_ms;
+    // The fuzzer sends initialize requests as fuzz; a server that opens a new session for each
+    // must not pull the campaign out of the session it performed the handshake in.
+    no.keep_session = true;
     auto spec = std::make_shared<scenario::TargetSpec>(network_target(no));
     return [spec] { return spec->make("", {}); };
   }

@@ -44,6 +44,7 @@ scenario::TargetSpec network_target(const NetworkTargetOptions& o) {
   ho.origin = o.origin;
   ho.max_message_bytes = o.max_message_bytes;
   ho.startup_timeout_ms = o.startup_timeout_ms;
+  ho.keep_session = o.keep_session;
   std::string command = o.server.empty() ? "" : absolutize_command(o.server);
 
   scenario::TargetSpec t;

@@ -16,6 +16,7 @@ struct NetworkTargetOptions {
   std::string origin;     // sent as Origin when not empty
   std::size_t max_message_bytes = 16 * 1024 * 1024;
   int startup_timeout_ms = 20000;
+  bool keep_session = false;  // Streamable HTTP: a later initialize does not move to a new session
 };
 
 // True when these options ask for a network transport rather than stdio.

@@ -1,4 +1,5 @@
 #include "harness/fuzz/finding_writer.hpp"
+#include "harness/util/json_text.hpp"
 
 #include "harness/protocol/json_depth.hpp"
 
@@ -60,11 +61,11 @@ std::vector<json> owed_answers(const std::vector<FuzzMessage>& messages, std::op
     if (!m.notification || m.method != "notifications/cancelled") continue;
     json c = json::parse(m.bytes, nullptr, false);
     if (c.is_object() && c.contains("params") && c["params"].is_object() && c["params"].contains("requestId"))
-      cancelled.insert(c["params"]["requestId"].dump());
+      cancelled.insert(compact(c["params"]["requestId"]));
   }
   std::vector<json> out;
   for (const auto& m : messages) {
-    if (!m.id || m.method == "(batch)" || cancelled.count(m.id->dump())) continue;
+    if (!m.id || m.method == "(batch)" || cancelled.count(compact(*m.id))) continue;
     if (skip && *skip == *m.id) {
       skip.reset();
       continue;

@@ -96,6 +96,13 @@ void apply_limits(FuzzMessage& m) {
   if (m.demand == Demand::InvalidParams || m.demand == Demand::UnknownMethod) m.demand = Demand::None;
 }
 
+// An id as the peer reads it: the text we send replaces invalid UTF-8 with U+FFFD, so an id
+// generated with such bytes must be tracked in its replaced form, or its answer looks foreign.
+json as_sent(const json& id) {
+  if (!id.is_string() || valid_utf8(id.get_ref<const std::string&>())) return id;
+  return json::parse(id.dump(-1, ' ', false, json::error_handler_t::replace));
+}
+
 void fill_from_json(FuzzMessage& m, const json& msg, const std::string& version,
                     const protocol::SchemaRegistry& schemas) {
   m.is_json = true;
@@ -106,14 +113,14 @@ void fill_from_json(FuzzMessage& m, const json& msg, const std::string& version,
     m.method = "(batch)";
     for (const auto& e : msg)
       if (e.is_object() && e.contains("method") && e.contains("id") && readable_id(e["id"]))
-        m.batch_requests.emplace_back(e["method"].is_string() ? e["method"].get<std::string>() : "", e["id"]);
+        m.batch_requests.emplace_back(e["method"].is_string() ? e["method"].get<std::string>() : "", as_sent(e["id"]));
     return;
   }
   auto c = protocol::classify(msg);
   if (msg.is_object() && msg.contains("method") && msg["method"].is_string()) m.method = msg["method"];
   bool id_ok = msg.is_object() && msg.contains("id") && readable_id(msg["id"]);
   if (c.kind == protocol::Kind::Request && c.problems.empty() && id_ok) {
-    m.id = msg["id"];
+    m.id = as_sent(msg["id"]);
     m.cancellable = m.method == "tools/call";
     const json* params = msg.contains("params") ? &msg["params"] : nullptr;
     if (params && !params->is_object()) {
@@ -137,7 +144,7 @@ void fill_from_json(FuzzMessage& m, const json& msg, const std::string& version,
     m.notification = true;
     if (m.method == "notifications/cancelled" && msg.contains("params") && msg["params"].is_object() &&
         msg["params"].contains("requestId"))
-      m.cancels = msg["params"]["requestId"];
+      m.cancels = as_sent(msg["params"]["requestId"]);
     return;
   }
   if (c.kind == protocol::Kind::Result || c.kind == protocol::Kind::Error) {
@@ -146,7 +153,7 @@ void fill_from_json(FuzzMessage& m, const json& msg, const std::string& version,
   }
   // Malformed: it may be answered with an error, carrying its id when that id is readable.
   m.may_get_null_error = true;
-  if (id_ok) m.id = msg["id"];
+  if (id_ok) m.id = as_sent(msg["id"]);
   else if (msg.is_object() && msg.contains("id") && !msg["id"].is_null()) m.odd_id = msg["id"];
   m.demand = Demand::InvalidRequest;
 }
@@ -180,6 +187,15 @@ FuzzMessage describe_message(std::string bytes, std::string origin, const std::s
   m.bytes = std::move(bytes);
   apply_limits(m);
   return m;
+}
+
+bool refusable_over_http(const FuzzMessage& m, const std::string& version, const protocol::SchemaRegistry& schemas) {
+  if (m.may_get_null_error || m.at_limits || m.demand == Demand::InvalidRequest || m.method == "initialize" ||
+      !m.id)
+    return true;
+  if (!schemas.has_definition(version, "RpcRequest")) return false;
+  json msg = json::parse(m.bytes, nullptr, false);
+  return msg.is_discarded() || !schemas.validate_definition(msg, version, "RpcRequest").valid;
 }
 
 FuzzMessage describe_message(const json& message, std::string origin, const std::string& version,

@@ -53,6 +53,13 @@ FuzzMessage describe_message(const nlohmann::json& message, std::string origin, 
 FuzzMessage describe_message(const nlohmann::json& message, std::string dumped, std::string origin,
                              const std::string& version, const protocol::SchemaRegistry& schemas);
 
+// Whether a server reached over HTTP may refuse `m` whole with an error status (HTTP-14) instead
+// of answering it: anything that is no valid MCP request (malformed, at limits, a batch, params
+// or _meta breaking the envelope every request shares), and a repeated initialize, which is
+// outside the lifecycle. A valid request must get a JSON-RPC answer (HTTP-15). Validates, so it
+// is for the rare refusal, not for every message sent.
+bool refusable_over_http(const FuzzMessage& m, const std::string& version, const protocol::SchemaRegistry& schemas);
+
 // True for method names no protocol version defines (our own "unknown method" probes).
 bool is_made_up_method(const std::string& method);
 

@@ -1,6 +1,10 @@
 #include "harness/fuzz/live_session.hpp"
+#include "harness/util/json_text.hpp"
 
+#include "harness/protocol/peer_json.hpp"
 #include "harness/protocol/schema_registry.hpp"
+
+#include <algorithm>
 
 namespace mcpspec::fuzz {
 
@@ -26,6 +30,39 @@ void LiveSession::clear_history() {
   history_.clear();
   history_bytes_ = 0;
   tracker_.reset();
+  // History indexes start again from 0: a late refusal must not land on a new message.
+  std::fill(sent_index_.begin(), sent_index_.end(), std::nullopt);
+}
+
+std::optional<std::size_t> LiveSession::index_of_send(std::uint64_t send) const {
+  if (send == 0 || send > sends_ || sends_ - send >= kSendRing) return std::nullopt;
+  return sent_index_[send % kSendRing];
+}
+
+void LiveSession::on_rejected(const transport::Event& ev, std::vector<Anomaly>& out) {
+  // A body carrying a request id is that request's answer, refused status or not: judged as one.
+  // An id-less body is the server's explanation of the refusal (HTTP-14), not a response.
+  auto read = protocol::read_peer_json(ev.text);
+  if (ev.message && read.status == protocol::PeerJson::Status::Ok && read.value.is_object() &&
+      read.value.contains("id") && !read.value["id"].is_null()) {
+    on_frame(ev.text, out);
+    return;
+  }
+  const auto index = index_of_send(ev.send);
+  if (!index) return;  // too long ago to place
+  const std::string how = "HTTP " + std::to_string(ev.http_status) + (ev.text.empty() ? "" : ": " + shorten(ev.text, 200));
+  if (awaited_index_ && *index == *awaited_index_) {
+    awaited_done_ = true;
+    awaited_result_ = nullptr;
+    awaited_refused_ = how;
+    if (*index >= kProbeBase) {
+      tracker_.on_rejected(*index, ev.http_status, ev.text, true);
+      return;  // our own initialize or ping: the caller says what that means
+    }
+  }
+  const bool lenient =
+      *index >= history_.size() || refusable_over_http(history_[*index], tracker_.version(), *settings_.schemas);
+  for (auto& a : tracker_.on_rejected(*index, ev.http_status, ev.text, lenient)) out.push_back(std::move(a));
 }
 
 void LiveSession::on_gone(std::vector<Anomaly>& out, std::optional<transport::ExitStatus> status, const std::string& how) {
@@ -68,8 +105,10 @@ void LiveSession::declare_hang(std::vector<Anomaly>& out, const std::string& why
   if (transport_) transport_->stop();
 }
 
-void LiveSession::write(const std::string& bytes, std::vector<Anomaly>& out) {
+void LiveSession::write(const std::string& bytes, std::vector<Anomaly>& out, std::optional<std::size_t> index) {
   if (!alive_) return;
+  // Counted like the transport counts its sends (each call, even one that fails).
+  sent_index_[++sends_ % kSendRing] = index;
   try {
     transport_->send(bytes, Deadline::after_ms(settings_.timeout_ms));
   } catch (const transport::TransportError& e) {
@@ -107,11 +146,19 @@ bool LiveSession::pump(Deadline deadline, std::vector<Anomaly>& out) {
     case T::Exited:
       on_gone(out, ev.status, "");
       return true;
+    case T::Rejected:
+      on_rejected(ev, out);
+      return true;
     case T::Frame:
       break;
   }
+  on_frame(ev.text, out);
+  return true;
+}
+
+void LiveSession::on_frame(const std::string& text, std::vector<Anomaly>& out) {
   ++frames_in_;
-  auto r = tracker_.on_frame(ev.text, Clock::now());
+  auto r = tracker_.on_frame(text, Clock::now());
   for (auto& a : r.anomalies) out.push_back(std::move(a));
   if (r.latency_us) latency_.add(*r.latency_us);
   if (r.answered && awaited_index_ && *r.answered == *awaited_index_) {
@@ -119,12 +166,13 @@ bool LiveSession::pump(Deadline deadline, std::vector<Anomaly>& out) {
     awaited_result_ = std::move(r.result);
   }
   if (r.reply) write(r.reply->dump(), out);
-  return true;
 }
 
 void LiveSession::start(std::vector<Anomaly>& out) {
   transport_ = make_();
   transport_->start();
+  sends_ = 0;  // a new transport counts its sends from 1
+  std::fill(sent_index_.begin(), sent_index_.end(), std::nullopt);
   alive_ = true;
   death_.clear();
   const std::string version = settings_.version;
@@ -138,8 +186,9 @@ void LiveSession::start(std::vector<Anomaly>& out) {
   FuzzMessage im = describe_message(init, "handshake", version, *settings_.schemas);
   awaited_index_ = kProbeBase + probe_++;
   awaited_done_ = false;
+  awaited_refused_.clear();
   tracker_.on_sent(im, *awaited_index_, Clock::now());
-  write(im.bytes, out);
+  write(im.bytes, out, awaited_index_);
   Deadline dl = Deadline::after_ms(settings_.startup_timeout_ms);
   while (alive_ && !awaited_done_ && !dl.passed()) pump(dl, out);
   if (!alive_) return;  // it died: the crash is in `out`
@@ -152,7 +201,8 @@ void LiveSession::start(std::vector<Anomaly>& out) {
   const json& res = awaited_result_;
   if (!res.is_object()) {
     stop();
-    throw transport::TransportError("initialize failed (the target answered with an error)");
+    throw transport::TransportError(awaited_refused_.empty() ? "initialize failed (the target answered with an error)"
+                                                             : "initialize was refused: " + awaited_refused_);
   }
   if (res.contains("protocolVersion") && res["protocolVersion"].is_string() &&
       settings_.schemas->has_version(res["protocolVersion"].get<std::string>()))
@@ -189,7 +239,7 @@ void LiveSession::send(const FuzzMessage& m, std::vector<Anomaly>& out) {
   history_.push_back(m);
   history_bytes_ += m.bytes.size();
   tracker_.on_sent(m, index, Clock::now());
-  write(m.bytes, out);
+  write(m.bytes, out, index);
   if (m.cancellable && settings_.window > 1 &&
       tracker_.calls_in_flight() > std::max<std::size_t>(2, settings_.window / 4)) {
     // Tool calls may be slow by design; rather than let them fill the window, cancel the oldest,
@@ -215,8 +265,9 @@ bool LiveSession::settle(std::vector<Anomaly>& out) {
   FuzzMessage pm = describe_message(ping, "liveness ping", tracker_.version(), *settings_.schemas);
   awaited_index_ = kProbeBase + probe_++;
   awaited_done_ = false;
+  awaited_refused_.clear();
   tracker_.on_sent(pm, *awaited_index_, Clock::now());
-  write(pm.bytes, out);
+  write(pm.bytes, out, awaited_index_);
   Deadline dl = Deadline::after_ms(settings_.timeout_ms);
   while (alive_ && !(awaited_done_ && tracker_.outstanding() == 0)) {
     if (!pump(dl, out)) break;
@@ -225,6 +276,10 @@ bool LiveSession::settle(std::vector<Anomaly>& out) {
   if (!alive_) return false;
   if (!awaited_done_) {
     declare_hang(out, "the target did not answer a ping within " + std::to_string(settings_.timeout_ms) + " ms");
+    return false;
+  }
+  if (!awaited_refused_.empty()) {
+    declare_hang(out, "the target refused a ping: " + awaited_refused_);
     return false;
   }
   // Alive, yet some requests are still unanswered after a whole timeout.
@@ -240,7 +295,7 @@ bool LiveSession::settle(std::vector<Anomaly>& out) {
       a.oracle = oracle::no_response;
       a.method = p.method.empty() ? "?" : p.method;
       a.signature = "unanswered";
-      a.detail = "request " + p.id.dump() + " (" + p.method + ") got no answer within " +
+      a.detail = "request " + shorten(compact(p.id), 80) + " (" + p.method + ") got no answer within " +
                  std::to_string(settings_.timeout_ms) + " ms, though the target still answers ping";
       a.received = "(no response)";
       if (p.index < kProbeBase) a.trigger = p.index;

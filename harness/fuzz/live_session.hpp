@@ -13,6 +13,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,7 +66,13 @@ class LiveSession {
  private:
   // Handles one transport event; false when it was a timeout.
   bool pump(Deadline deadline, std::vector<Anomaly>& out);
-  void write(const std::string& bytes, std::vector<Anomaly>& out);
+  // `index`: the history (or probe) index of what the bytes are, so a refusal can be placed.
+  void write(const std::string& bytes, std::vector<Anomaly>& out, std::optional<std::size_t> index = std::nullopt);
+  // An HTTP error status for one of our POSTs (transport::Event::Type::Rejected).
+  void on_rejected(const transport::Event& ev, std::vector<Anomaly>& out);
+  void on_frame(const std::string& text, std::vector<Anomaly>& out);
+  // The history index of send number `send` (counted per transport), if still remembered.
+  std::optional<std::size_t> index_of_send(std::uint64_t send) const;
   void on_gone(std::vector<Anomaly>& out, std::optional<transport::ExitStatus> status, const std::string& how);
   void declare_hang(std::vector<Anomaly>& out, const std::string& why);
 
@@ -87,6 +94,11 @@ class LiveSession {
   std::optional<std::size_t> awaited_index_;
   bool awaited_done_ = false;
   nlohmann::json awaited_result_ = nullptr;
+  std::string awaited_refused_;  // the awaited message was refused at the HTTP level: how
+  // What the last kSendRing sends of this transport were (Event::send -> history index).
+  static constexpr std::size_t kSendRing = 4096;
+  std::uint64_t sends_ = 0;
+  std::vector<std::optional<std::size_t>> sent_index_ = std::vector<std::optional<std::size_t>>(kSendRing);
 };
 
 }  // namespace mcpspec::fuzz

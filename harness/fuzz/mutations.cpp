@@ -1,4 +1,5 @@
 #include "harness/fuzz/mutations.hpp"
+#include "harness/util/json_text.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -204,7 +205,7 @@ std::string mutate_json(json& message, std::string& bytes, Rng& rng, const IdPoo
       if (!message.is_object()) return "none";
       if (rng.chance(70)) message["id"] = odd_id(rng, ids);
       else message.erase("id");
-      return "id-game " + message.value("id", json("(removed)")).dump().substr(0, 40);
+      return "id-game " + compact(message.value("id", json("(removed)"))).substr(0, 40);
     case 9:
       if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) return "none";
       message["method"] = odd_method(message["method"].get<std::string>(), rng);

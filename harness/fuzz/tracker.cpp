@@ -36,6 +36,8 @@ void Tracker::add_pending(Pending p) {
   // answered late: that answer would be taken for this request's.
   if (!seqs.empty() || forgotten_.contains(key)) {
     // The same id again while the first is in flight: either answer fits, neither is owed.
+    // (Over HTTP each request is its own connection, so answers to the two can come in either
+    // order; a server matching answers to waiting requests by id may also swap them.)
     for (std::size_t s : seqs) {
       auto it = by_seq_.find(s);
       if (it == by_seq_.end()) continue;
@@ -44,6 +46,11 @@ void Tracker::add_pending(Pending p) {
       it->second.ambiguous = true;
     }
     p.optional = true;
+    p.ambiguous = true;
+  } else if (sent_ids_.contains(key)) {
+    // An id used before in this session, which MCP forbids (ids are never reused): the server
+    // must still answer, but what it answers may belong to the earlier request, so the answer's
+    // content is not judged.
     p.ambiguous = true;
   }
   answered_.erase(key);
@@ -135,6 +142,37 @@ void Tracker::forget(const json& id) {
   // A late answer to a request we gave up on is not a wrong id.
   std::string key = protocol::id_key(id);
   forgotten_.insert(key);
+}
+
+std::vector<Anomaly> Tracker::on_rejected(std::size_t index, int http_status, const std::string& body, bool lenient) {
+  std::vector<Anomaly> out;
+  const std::string status = "HTTP " + std::to_string(http_status);
+  for (auto it = by_seq_.begin(); it != by_seq_.end();) {
+    auto next = std::next(it);
+    if (it->second.index == index) {
+      const Pending p = it->second;
+      if (!p.optional && !lenient) {
+        Anomaly a;
+        a.oracle = oracle::no_response;
+        a.method = p.method.empty() ? "?" : p.method;
+        a.signature = "refused with " + status;
+        a.detail = "request " + compact(p.id) + " (" + p.method + ") is well-formed, but the server refused it with " +
+                   status + " instead of answering it (a request gets a JSON or SSE answer: HTTP-15)";
+        a.received = status + (body.empty() ? " (no body)" : ": " + shorten(body));
+        a.trigger = index;
+        a.trigger_id = p.id;
+        out.push_back(std::move(a));
+      }
+      remove_pending(it);
+      forgotten_.insert(protocol::id_key(p.id));  // an answer may still come some other way
+    }
+    it = next;
+  }
+  auto same = [index](const Malformed& m) { return m.index == index; };
+  malformed_.erase(std::remove_if(malformed_.begin(), malformed_.end(), same), malformed_.end());
+  odd_ids_.erase(std::remove_if(odd_ids_.begin(), odd_ids_.end(), [&](const auto& o) { return same(o.second); }),
+                 odd_ids_.end());
+  return out;
 }
 
 void Tracker::reset() {
@@ -304,7 +342,7 @@ void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out)
       a.oracle = oracle::wrong_id;
       bool seen = readable_id(id) && (answered_.contains(key) || sent_ids_.contains(key));
       a.signature = seen ? "duplicate answer" : "unknown id";
-      a.detail = seen ? "the target answered request id " + compact(id) + " a second time"
+      a.detail = seen ? "the target answered request id " + shorten(compact(id), 80) + " a second time"
                       : "the target answered with id " + shorten(compact(id), 80) + ", which no request of ours had";
       // The request it most likely meant: the oldest one still waiting. It is no longer owed an
       // answer (so a wrong id is reported once, not again as a missing answer), but stays on the

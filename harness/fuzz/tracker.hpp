@@ -40,6 +40,11 @@ class Tracker {
   Result on_frame(const std::string& text, Clock::time_point at);
   // A frame longer than the transport's limit.
   Anomaly oversize(const std::string& what) const;
+  // The message at history `index` was refused at the HTTP level (an error status whose body,
+  // `body`, answers no request id). That settles whatever it was owed. Fair for malformed input,
+  // notifications, batches and, when `lenient` (a very large body), anything; for a well-formed
+  // request it is a finding: a request is owed a JSON-RPC answer (HTTP-15).
+  std::vector<Anomaly> on_rejected(std::size_t index, int http_status, const std::string& body, bool lenient);
 
   struct Pending {
     std::size_t index = 0;

@@ -200,6 +200,7 @@ bool ClientSession::pump_once(Deadline deadline) {
     case T::Timeout: return false;
     case T::Settled: return true;  // a wake-up only (the server-side transports never narrow)
     case T::Frame: on_frame(e.text); return true;
+    case T::Rejected: return true;  // client-side transports refuse nothing of ours
     case T::Stderr:
       if (e.text.rfind("bridge[", 0) == 0) last_bridge_note_ = e.text;
       log(WireEntry::Dir::Stderr, e.text);

@@ -154,6 +154,9 @@ bool Session::pump_once(Deadline deadline) {
     case T::Timeout: return false;
     case T::Settled: return true;  // a wake-up: waits ask reach() themselves
     case T::Frame: on_frame(e.text); return true;
+    case T::Rejected:  // the transport noted the status; a body that is a message is judged as one
+      if (e.message) on_frame(e.text);
+      return true;
     case T::Stderr: log(WireEntry::Dir::Stderr, e.text); return true;
     case T::Oversize:
       log(WireEntry::Dir::Event, e.text);

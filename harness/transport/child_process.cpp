@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <mutex>
@@ -24,11 +25,51 @@ std::string ExitStatus::text() const {
   return "exit code " + std::to_string(code);
 }
 
+namespace {
+
+// Process groups started and not yet killed, for the signal handler below: a fixed table of
+// lock-free slots, as a handler may only make async-signal-safe calls.
+constexpr int kGroupSlots = 1024;
+std::atomic<pid_t> live_groups[kGroupSlots];
+static_assert(std::atomic<pid_t>::is_always_lock_free);
+
+void remember_group(pid_t pg) {
+  for (auto& slot : live_groups) {
+    pid_t empty = 0;
+    if (slot.compare_exchange_strong(empty, pg)) return;
+  }
+  // Table full (over a thousand live targets): that group is still killed by its owner.
+}
+
+void forget_group(pid_t pg) {
+  for (auto& slot : live_groups) {
+    pid_t expected = pg;
+    if (slot.compare_exchange_strong(expected, 0)) return;
+  }
+}
+
+extern "C" void kill_groups_and_die(int sig) {
+  for (auto& slot : live_groups) {
+    pid_t pg = slot.load();
+    if (pg > 0) ::kill(-pg, SIGKILL);
+  }
+  ::signal(sig, SIG_DFL);
+  ::raise(sig);
+}
+
+}  // namespace
+
 void prepare_process_handling() {
   static std::once_flag once;
   std::call_once(once, [] {
     ::signal(SIGPIPE, SIG_IGN);
     ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+      struct sigaction sa {};
+      sa.sa_handler = kill_groups_and_die;
+      sigemptyset(&sa.sa_mask);
+      ::sigaction(sig, &sa, nullptr);
+    }
   });
 }
 
@@ -92,13 +133,14 @@ void ChildProcess::spawn(const SpawnOptions& o) {
     ::dup2(pout[1], 1);
     ::dup2(perr[1], 2);
     // Restore default signal handling the harness changed.
-    ::signal(SIGPIPE, SIG_DFL);
+    for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP}) ::signal(sig, SIG_DFL);
     if (wd && ::chdir(wd) != 0) _exit(126);
     ::execve(argv[0], argv, envp.data());
     _exit(127);
   }
   ::setpgid(pid, pid);  // also from the parent: no race with the first signal we send
   pid_ = pid;
+  remember_group(pid);
   ::close(pin[0]);
   ::close(pout[1]);
   ::close(perr[1]);
@@ -147,6 +189,7 @@ void ChildProcess::terminate(int grace_ms) {
     // subreaper, reaped here.
     ::kill(-pid_, SIGKILL);
     group_killed_ = true;
+    forget_group(pid_);
     int ws;
     auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(500);
     while (std::chrono::steady_clock::now() < until) {

@@ -53,7 +53,9 @@ class ChildProcess {
 
 // Sets up process-wide settings the transports rely on: SIGPIPE ignored (a dead target must give
 // EPIPE, not kill the harness) and this process as a child subreaper (orphaned grandchildren of a
-// target are re-parented to us, so we can reap them). Idempotent.
+// target are re-parented to us, so we can reap them), and SIGINT, SIGTERM and SIGHUP end every
+// process group we started before the harness itself ends by that signal (Ctrl-C or a CI timeout
+// must not leave servers running: an HTTP server does not notice its stdin closing). Idempotent.
 void prepare_process_handling();
 
 }  // namespace mcpspec::transport

@@ -3,6 +3,7 @@
 // stdio is the first implementation; HTTP and WebSocket transports implement the same interface.
 #include "harness/util/clock.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -29,10 +30,19 @@ struct Event {
     Exited,    // the target process ended (status set)
     Timeout,   // nothing happened before the deadline
     Settled,   // what can still arrive has narrowed (see Transport::reach): a wake-up, no content
+    // HTTP transports: the server refused a POST with an error status (the Streamable HTTP way
+    // of saying "cannot accept this input"). text is the response body; `send` says which
+    // send()/send_raw() it answers; `message` says whether the body is to be read as a JSON-RPC
+    // message (an answer carrying the request's id, or an id-less error to a message that had
+    // no plain id), the way a 2xx body would be.
+    Rejected,
   };
   Type type = Type::Timeout;
   std::string text;
   std::optional<ExitStatus> status;
+  std::uint64_t send = 0;  // Rejected: the refused send, counted from 1 since start()
+  int http_status = 0;     // Rejected: the HTTP status
+  bool message = false;    // Rejected: text is also a message (see above)
 };
 
 // What can still arrive from the target, as far as the transport can prove it. Over Streamable

@@ -4,6 +4,8 @@
 #                                              `mcpspec-testserver --fault FAULT`, and
 #                                              `mcpspec run` must replay each saved finding to a FAIL
 #   fuzz_replay_check.sh BINDIR --correct      the correct server: exit 0, no finding file
+# With MCPSPEC_E2E_HTTP=1 the test server sits behind mcpspec-httpserver (Streamable HTTP, many
+# requests in flight on their own connections): fuzzing and replays go over HTTP.
 set -u
 bin=$1
 fault=$2
@@ -12,9 +14,17 @@ dir=$(mktemp -d /tmp/mcpspec-fuzz-e2e-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
 server="$bin/mcpspec-testserver"
 [ "$fault" = "--correct" ] || server="$server --fault $fault"
+timeout_ms=400
+if [ "${MCPSPEC_E2E_HTTP:-0}" = 1 ]; then
+  server="$bin/mcpspec-httpserver --backend '$server'"
+  set -- --transport http --port-env PORT
+  timeout_ms=2000  # a POST is a connection of its own: slower than a pipe
+else
+  set --
+fi
 
-"$bin/mcpspec" fuzz --server "$server" --seed 1 --max-messages 3000 --duration 30 --minimize-ms 8000 --timeout-ms 400 \
-  --findings "$dir" --quiet > "$dir/fuzz.out" 2>&1
+"$bin/mcpspec" fuzz --server "$server" "$@" --seed 1 --max-messages 3000 --duration 30 --minimize-ms 8000 \
+  --timeout-ms $timeout_ms --findings "$dir" --quiet > "$dir/fuzz.out" 2>&1
 code=$?
 cat "$dir/fuzz.out"
 if [ "$fault" = "--correct" ]; then
@@ -28,7 +38,7 @@ fi
 files=$(ls "$dir/$oracle"-*.json 2>/dev/null)
 [ -n "$files" ] || { echo "FAIL: no $oracle finding saved"; exit 1; }
 for f in $files; do
-  "$bin/mcpspec" run --server "$server" --timeout-ms 1000 "$f" > "$dir/replay.out" 2>&1
+  "$bin/mcpspec" run --server "$server" "$@" --timeout-ms 1000 "$f" > "$dir/replay.out" 2>&1
   rc=$?
   cat "$dir/replay.out"
   [ $rc -eq 1 ] || { echo "FAIL: replaying $f gave exit $rc, expected 1 (FAIL)"; exit 1; }

@@ -84,11 +84,12 @@ TEST_CASE("fuzz tracker: unknown methods owe -32601", "[fuzz_live]") {
   auto r2 = t.on_frame(R"({"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"boom"}})", Clock::now());
   REQUIRE(r2.anomalies.size() == 1);
   CHECK(r2.anomalies[0].key() == r.anomalies[0].key());
-  t.on_sent(m, 1, Clock::now());
-  auto w = t.on_frame(R"({"jsonrpc":"2.0","id":3,"error":{"code":-32600,"message":"no"}})", Clock::now());
+  // Fresh ids: the answer to a reused one is not judged by content.
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", 5}, {"method", "mcpspec.fuzz/unknown-1"}}), 1, Clock::now());
+  auto w = t.on_frame(R"({"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"no"}})", Clock::now());
   CHECK(oracles(w) == std::vector<std::string>{"wrong-error-code"});
-  t.on_sent(m, 2, Clock::now());
-  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no"}})", Clock::now()).anomalies.empty());
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", 6}, {"method", "mcpspec.fuzz/unknown-1"}}), 2, Clock::now());
+  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":6,"error":{"code":-32601,"message":"no"}})", Clock::now()).anomalies.empty());
 }
 
 TEST_CASE("fuzz tracker: schema of the answer by the method it answers; non-JSON output", "[fuzz_live]") {
@@ -232,4 +233,63 @@ TEST_CASE("fuzz tracker: a malformed message after a byte order mark may be refu
   t.on_sent(odd, 1, Clock::now());
   auto r = t.on_frame(R"({"jsonrpc":"2.0","id":2.5,"error":{"code":-32600,"message":"no method"}})", Clock::now());
   CHECK(oracles(r) == std::vector<std::string>{"schema"});
+}
+
+TEST_CASE("fuzz tracker: an HTTP refusal settles malformed input but is a finding for a valid request",
+          "[fuzz_live]") {
+  Tracker t(reg(), kV);
+  // params that break the envelope every request shares: refusing it whole is fair (HTTP-14).
+  auto envelope = msg({{"jsonrpc", "2.0"}, {"id", 1}, {"method", "ping"}, {"params", {{"_meta", false}}}});
+  CHECK(refusable_over_http(envelope, kV, reg()));
+  t.on_sent(envelope, 0, Clock::now());
+  REQUIRE(t.outstanding() == 1);
+  CHECK(t.on_rejected(0, 400, R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}})", true).empty());
+  CHECK(t.outstanding() == 0);
+  // A valid request must be answered (HTTP-15): refusing it is a no-response finding that a replay
+  // can check (it names the request's id).
+  auto valid = msg({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "ping"}});
+  CHECK_FALSE(refusable_over_http(valid, kV, reg()));
+  t.on_sent(valid, 1, Clock::now());
+  auto a = t.on_rejected(1, 400, R"({"error":{"code":-32600}})", false);
+  REQUIRE(a.size() == 1);
+  CHECK(a[0].oracle == "no-response");
+  CHECK(a[0].signature == "refused with HTTP 400");
+  CHECK(a[0].trigger_id == json(2));
+  CHECK(t.outstanding() == 0);
+  // Params wrong only for this method still make a valid request; a repeated initialize, a
+  // notification and unparsable text may all be refused.
+  CHECK_FALSE(refusable_over_http(
+      msg({{"jsonrpc", "2.0"}, {"id", 3}, {"method", "tools/call"}, {"params", {{"name", 5}}}}), kV, reg()));
+  CHECK(refusable_over_http(msg({{"jsonrpc", "2.0"}, {"id", 4}, {"method", "initialize"}, {"params", json::object()}}),
+                            kV, reg()));
+  CHECK(refusable_over_http(msg({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}), kV, reg()));
+  CHECK(refusable_over_http(describe_message(std::string("{oops"), "test", kV, reg()), kV, reg()));
+  // A late answer to a refused request is not a wrong id.
+  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":2,"result":{}})", Clock::now()).anomalies.empty());
+}
+
+TEST_CASE("fuzz tracker: the answer to a reused id is not judged by content", "[fuzz_live]") {
+  // MCP forbids reusing an id in a session; over HTTP the two answers may even be swapped.
+  Tracker t(reg(), kV);
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", "x"}, {"method", "logging/setLevel"}, {"params", json::object()}}), 0,
+            Clock::now());
+  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":"x","error":{"code":-32602,"message":"level"}})", Clock::now())
+            .anomalies.empty());
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", "x"}, {"method", "mcpspec.fuzz/unknown-1"}}), 1, Clock::now());
+  CHECK(t.outstanding() == 1);  // still owed an answer
+  // -32602 where an unknown method owes -32601: it may be the first request's answer again.
+  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":"x","error":{"code":-32602,"message":"level"}})", Clock::now())
+            .anomalies.empty());
+  CHECK(t.outstanding() == 0);
+}
+
+TEST_CASE("fuzz tracker: an id with invalid UTF-8 is tracked as the peer reads it", "[fuzz_live]") {
+  // The text sent replaces invalid bytes with U+FFFD; the answer carries the replaced id.
+  Tracker t(reg(), kV);
+  auto m = msg({{"jsonrpc", "2.0"}, {"id", std::string("a\xFF")}, {"method", "ping"}});
+  REQUIRE(m.id);
+  CHECK(*m.id == json("a\xEF\xBF\xBD"));
+  t.on_sent(m, 0, Clock::now());
+  CHECK(t.on_frame("{\"jsonrpc\":\"2.0\",\"id\":\"a\xEF\xBF\xBD\",\"result\":{}}", Clock::now()).anomalies.empty());
+  CHECK(t.outstanding() == 0);
 }

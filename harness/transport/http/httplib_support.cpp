@@ -1,6 +1,9 @@
 #include "harness/transport/http/httplib_support.hpp"
 
+#include "harness/transport/transport.hpp"
+
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <random>
@@ -24,6 +27,20 @@ nlohmann::json request_headers(const httplib::Request& req) {
     h[name] = v;
   }
   return h;
+}
+
+int listen_on_loopback(httplib::Server& server, std::thread& thread) {
+  auto fd = std::make_shared<int>(-1);
+  server.set_socket_options([fd](int sock) {
+    httplib::default_socket_options(sock);
+    *fd = sock;
+  });
+  int port = server.bind_to_any_port("127.0.0.1");
+  if (port <= 0) throw TransportError("cannot listen on 127.0.0.1 for the client under test");
+  // Listening again on a listening socket only changes its backlog (Linux).
+  if (*fd >= 0) ::listen(*fd, kListenBacklog);
+  thread = std::thread([&server] { server.listen_after_bind(); });
+  return port;
 }
 
 }  // namespace mcpspec::transport::http

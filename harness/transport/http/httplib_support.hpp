@@ -22,14 +22,11 @@ std::string new_session_id();
 // REMOTE_ADDR left out).
 nlohmann::json request_headers(const httplib::Request& req);
 
-// Makes a server for a client under test: `threads` workers (each open stream holds one), bodies
-// bounded by `max_body` (413 beyond, said in the wire log through `note`), read and keep-alive
-// timeouts, and `on_error` for every other error response (unknown paths). Not yet listening.
-std::unique_ptr<httplib::Server> make_client_side_server(
-    std::size_t threads, std::size_t max_body, const std::function<void(const std::string&)>& note,
-    std::function<void(const httplib::Request&, httplib::Response&)> on_error);
-// Binds 127.0.0.1 on a free port and serves on a new thread; returns the port. Throws
-// TransportError when no port can be had.
+// Binds 127.0.0.1 on a free port with a listen backlog of kListenBacklog and serves on `thread`;
+// returns the port. Throws TransportError when no port can be had. (The Debian library listens
+// with a backlog of 5: a client opening a dozen connections at once saw SYNs dropped and
+// retransmitted a second later.)
+constexpr int kListenBacklog = 128;
 int listen_on_loopback(httplib::Server& server, std::thread& thread);
 
 }  // namespace mcpspec::transport::http

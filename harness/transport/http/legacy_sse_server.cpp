@@ -42,9 +42,7 @@ void LegacySseServer::start() {
       record(q, r.status, {{"to_endpoint", false}});
     }
   });
-  port_ = server_->bind_to_any_port("127.0.0.1");
-  if (port_ <= 0) throw TransportError("cannot listen on 127.0.0.1 for the client under test");
-  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  port_ = listen_on_loopback(*server_, thread_);
 }
 
 std::string LegacySseServer::url() const { return fmt::format("http://127.0.0.1:{}/sse", port_); }

@@ -120,6 +120,7 @@ void LegacySseTransport::read_stream() {
 void LegacySseTransport::send(const std::string& frame, Deadline deadline) { send_raw(frame, deadline); }
 
 void LegacySseTransport::send_raw(const std::string& bytes, Deadline deadline) {
+  const std::uint64_t send_no = ++sends_;
   if (stopping_) throw TransportError("the transport is stopped");
   {
     std::lock_guard<std::mutex> lock(mu_);
@@ -140,7 +141,12 @@ void LegacySseTransport::send_raw(const std::string& bytes, Deadline deadline) {
   std::string body = c.read_all(deadline, 65536);
   if (head.status / 100 != 2) {
     note("POST -> " + std::to_string(head.status) + " " + clip(body));
-    if (!body.empty() && (body[0] == '{' || body[0] == '[')) events_.push(Event{Event::Type::Frame, body, {}});
+    // Refused: a JSON-looking body is still the server's message (scenarios and monitors judge it).
+    Event e{Event::Type::Rejected, body, {}};
+    e.send = send_no;
+    e.http_status = head.status;
+    e.message = !body.empty() && (body[0] == '{' || body[0] == '[');
+    events_.push(std::move(e));
   }
 }
 

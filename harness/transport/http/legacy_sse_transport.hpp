@@ -46,6 +46,7 @@ class LegacySseTransport : public Transport {
   std::string endpoint_problem_;
   bool stream_over_ = false;
   std::atomic<bool> stopping_{false};
+  std::uint64_t sends_ = 0;  // send_raw() calls so far (Event::send)
   bool stopped_ = false;
 };
 

@@ -55,9 +55,7 @@ void StreamableHttpServer::start() {
                                           options_.max_message_bytes));
     else if (q.path != "/mcp") note(fmt::format("{} {} (not the endpoint) -> {}", q.method, q.path, r.status));
   });
-  port_ = server_->bind_to_any_port("127.0.0.1");
-  if (port_ <= 0) throw TransportError("cannot listen on 127.0.0.1 for the client under test");
-  thread_ = std::thread([this] { server_->listen_after_bind(); });
+  port_ = listen_on_loopback(*server_, thread_);
 }
 
 std::string StreamableHttpServer::url() const { return fmt::format("http://127.0.0.1:{}/mcp", port_); }

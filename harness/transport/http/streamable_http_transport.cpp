@@ -112,6 +112,7 @@ void StreamableHttpTransport::send(const std::string& frame, Deadline deadline) 
 void StreamableHttpTransport::send_raw(const std::string& bytes, Deadline deadline) { post(bytes, deadline, true); }
 
 void StreamableHttpTransport::post(const std::string& body, Deadline deadline, bool raw) {
+  const std::uint64_t send_no = ++sends_;
   if (stopping_) throw TransportError("the transport is stopped");
   reap_finished();
   std::string request_id, what = raw ? "raw bytes" : "message";
@@ -123,6 +124,13 @@ void StreamableHttpTransport::post(const std::string& body, Deadline deadline, b
       initialize = what == "initialize";
       initialized_note = what == "notifications/initialized";
       if (msg.contains("id")) request_id = msg["id"].dump();
+      if (what == "notifications/cancelled" && msg.contains("params") && msg["params"].is_object() &&
+          msg["params"].contains("requestId")) {
+        // We gave up on that request: a stream of it that ends early is not resumed.
+        std::lock_guard<std::mutex> lock(mu_);
+        if (cancelled_.size() >= 4096) cancelled_.clear();
+        cancelled_.insert(msg["params"]["requestId"].dump());
+      }
     } else if (msg.is_object() && msg.contains("id")) {
       what = "response " + msg["id"].dump();
     } else if (msg.is_array()) {
@@ -150,8 +158,8 @@ void StreamableHttpTransport::post(const std::string& body, Deadline deadline, b
     stream_ended(answer_streams_);
     throw;
   }
-  launch(conn, [this, conn, what, request_id, initialize, initialized_note] {
-    read_post(conn, what, request_id, initialize, initialized_note);  // resumptions included
+  launch(conn, [this, conn, what, request_id, initialize, initialized_note, send_no] {
+    read_post(conn, what, request_id, initialize, initialized_note, send_no);  // resumptions included
     stream_ended(answer_streams_);
   });
 }
@@ -180,7 +188,7 @@ Reach StreamableHttpTransport::reach() const {
 }
 
 void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, std::string what, std::string request_id,
-                                        bool initialize, bool initialized_note) {
+                                        bool initialize, bool initialized_note, std::uint64_t send_no) {
   Deadline dl = Deadline::after_ms(options_.stream_max_ms);
   // The status counts as heard once read, or once it never can be (an error below).
   struct Heard {
@@ -201,14 +209,31 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
          (sid.empty() ? "" : " (Mcp-Session-Id: " + clip(sid, 80) + ")"));
     if (initialize && head.status / 100 == 2 && !sid.empty()) {
       std::lock_guard<std::mutex> lock(mu_);
-      session_id_ = sid;
+      if (session_id_.empty() || !options_.keep_session) session_id_ = sid;
+      else if (sid != session_id_) note("kept session " + clip(session_id_, 80) + " (keep_session); not moving to " + clip(sid, 80));
     }
+    // An error status is the server refusing the input (HTTP-14): one Rejected event, whose body
+    // is read as a message only where a 2xx body would be one (see below).
+    auto refused = [&](const std::string& body, bool message) {
+      Event e{Event::Type::Rejected, body, {}};
+      e.send = send_no;
+      e.http_status = head.status;
+      e.message = message;
+      events_.push(std::move(e));
+    };
     if (ct.rfind("text/event-stream", 0) == 0 && head.status / 100 == 2) {
       std::string last_id;
       long long retry_ms = -1;
       bool answered = read_sse(*conn, "POST " + what, request_id, initialize, last_id, retry_ms);
+      bool cancelled;
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        cancelled = cancelled_.count(request_id) > 0;
+      }
       if (!answered && !request_id.empty() && !stopping_) {
-        if (!last_id.empty() && options_.resume_attempts > 0) {
+        if (cancelled) {
+          note("the POST " + what + " stream ended without the response; the request was cancelled, so not resuming");
+        } else if (!last_id.empty() && options_.resume_attempts > 0) {
           note("the POST " + what + " stream ended before its response; resuming with GET Last-Event-ID: " + last_id);
           run_get(last_id, request_id, options_.resume_attempts - 1, retry_ms < 0 ? 0 : retry_ms);
         } else {
@@ -218,6 +243,11 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
       return;
     }
     std::string body = conn->read_all(dl, options_.max_message_bytes);
+    if (head.status / 100 != 2 && (body.empty() || !json::accept(body))) {
+      note("HTTP " + std::to_string(head.status) + (body.empty() ? " with no body" : " body: " + clip(body)));
+      refused(body, false);
+      return;
+    }
     if (head.status == 202 || body.empty()) {
       if (!body.empty()) note("202 Accepted carried a body: " + clip(body));
       if (!request_id.empty() && head.status / 100 == 2)
@@ -240,18 +270,24 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
       }
       return;
     }
-    if (head.status / 100 != 2) note("HTTP " + std::to_string(head.status) + " body: " + clip(body));
-    // A JSON body (also on error statuses: a JSON-RPC error such as a parse error) is a message.
+    // Not JSON with a 2xx status: monitors judge it as a frame.
     if (!json::accept(body)) {
-      if (head.status / 100 == 2) events_.push(Event{Event::Type::Frame, body, {}});  // monitors judge it
+      events_.push(Event{Event::Type::Frame, body, {}});
       return;
     }
-    if (head.status / 100 != 2 && !request_id.empty() && request_id != "null" && request_id.front() != '{' &&
-        request_id.front() != '[') {
-      // A well-formed request refused at the HTTP level (no session, unknown session, bad header):
-      // an id-less error body is the server's explanation, not a JSON-RPC response.
-      json doc = json::parse(body);
-      if (!doc.is_object() || !doc.contains("id") || doc["id"].is_null()) return;
+    if (head.status / 100 != 2) {
+      note("HTTP " + std::to_string(head.status) + " body: " + clip(body));
+      // A JSON body on an error status (a JSON-RPC error such as a parse error) is a message,
+      // except where a well-formed request was refused at the HTTP level (no session, unknown
+      // session, bad header): there an id-less error body is the server's explanation, not its
+      // JSON-RPC response.
+      bool message = true;
+      if (!request_id.empty() && request_id != "null" && request_id.front() != '{' && request_id.front() != '[') {
+        json doc = json::parse(body);
+        message = doc.is_object() && doc.contains("id") && !doc["id"].is_null();
+      }
+      refused(body, message);
+      return;
     }
     bool answered = false;
     on_message_text(body, request_id, initialize, answered);
@@ -318,7 +354,7 @@ void StreamableHttpTransport::on_message_text(const std::string& text, const std
           // The header exists from 2025-06-18 on; before that a server may not know it.
           if (v >= "2025-06-18") {
             std::lock_guard<std::mutex> lock(mu_);
-            protocol_header_ = v;
+            if (protocol_header_.empty() || !options_.keep_session) protocol_header_ = v;
           }
         }
       }

@@ -35,6 +35,7 @@ struct HttpTransportOptions {
   bool open_get_stream = true;
   std::string origin;                      // sent as Origin when not empty
   int resume_attempts = 3;                 // GET + Last-Event-ID after a stream ends without its answer
+  bool keep_session = false;               // once a session id is set, a later initialize keeps it
 };
 
 class StreamableHttpTransport : public Transport {
@@ -78,10 +79,10 @@ class StreamableHttpTransport : public Transport {
   // Standard headers of every request (session id, protocol version, Origin).
   Headers common_headers() const;
   void post(const std::string& body, Deadline deadline, bool raw);
-  // Background: reads one POST's answer.
-  void read_post(std::shared_ptr<HttpConnection> conn, std::string what, std::string request_id, bool initialize,
-                 bool initialized_note);
   // Background: the GET stream (also used to resume a POST stream with Last-Event-ID).
+  // The POST's answer; `send` numbers it for Event::send.
+  void read_post(std::shared_ptr<HttpConnection> conn, std::string what, std::string request_id, bool initialize,
+                 bool initialized_note, std::uint64_t send);
   void run_get(std::string last_event_id, std::string request_id, int attempts_left, long long delay_ms);
   // Reads an SSE body; returns whether a response to `request_id` was seen.
   bool read_sse(HttpConnection& conn, const std::string& what, const std::string& request_id, bool initialize,
@@ -101,6 +102,7 @@ class StreamableHttpTransport : public Transport {
   mutable std::mutex mu_;
   std::string session_id_, protocol_header_;
   std::set<std::string> event_ids_;   // SSE event ids seen in this session (must be unique)
+  std::set<std::string> cancelled_;   // request ids we sent notifications/cancelled for (bounded)
   bool get_started_ = false;
   std::list<Stream> streams_;
   std::atomic<bool> stopping_{false};
@@ -112,6 +114,7 @@ class StreamableHttpTransport : public Transport {
   std::mutex heard_mu_;
   std::condition_variable heard_cv_;
   int posts_unheard_ = 0;
+  std::uint64_t sends_ = 0;  // send()/send_raw() calls so far (Event::send); the caller's thread only
 };
 
 }  // namespace mcpspec::transport::http

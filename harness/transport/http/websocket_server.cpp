@@ -72,7 +72,7 @@ void WebSocketServer::start() {
   a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);  // 127.0.0.1 only
   a.sin_port = 0;
   socklen_t len = sizeof a;
-  if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listen_fd_, 8) != 0 ||
+  if (::bind(listen_fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0 || ::listen(listen_fd_, 128) != 0 ||
       ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0)
     throw TransportError(std::string("cannot listen on 127.0.0.1 for the client under test: ") + strerror(errno));
   port_ = ntohs(a.sin_port);

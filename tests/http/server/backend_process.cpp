@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 namespace httpfront {
@@ -77,10 +78,10 @@ void BackendProcess::read_loop() {
       }
       std::lock_guard<std::mutex> lock(mu_);
       bool response = !all_unsolicited_ && msg.is_object() && msg.contains("id") && !msg.contains("method");
-      if (response) responses_[msg["id"].dump()] = msg;
+      if (response) responses_.emplace(msg["id"].dump(), msg);
       else if (msg.is_array() && !all_unsolicited_) {
         for (auto& m : msg) {
-          if (m.is_object() && m.contains("id") && !m.contains("method")) responses_[m["id"].dump()] = m;
+          if (m.is_object() && m.contains("id") && !m.contains("method")) responses_.emplace(m["id"].dump(), m);
           else unsolicited_.push_back(m);
         }
       } else {
@@ -94,14 +95,33 @@ void BackendProcess::read_loop() {
   cv_.notify_all();
 }
 
-std::optional<nlohmann::json> BackendProcess::wait_response(const std::string& id_key, std::chrono::milliseconds max) {
+BackendProcess::Waited BackendProcess::await_response(const std::string& id_key, std::chrono::milliseconds max) {
   std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait_for(lock, max, [&] { return responses_.count(id_key) || dead_; });
+  const bool early = precancelled_.erase(id_key) > 0;
+  if (early) max = std::min<std::chrono::milliseconds>(max, std::chrono::milliseconds(100));
+  auto me = waiting_.insert(id_key);
+  cv_.wait_for(lock, max, [&] { return responses_.count(id_key) || cancelled_.count(id_key) || dead_; });
+  waiting_.erase(me);
+  Waited w;
+  // The mark is used up either way: a later request may use the same id again.
+  w.cancelled = cancelled_.erase(id_key) > 0 || early;
   auto it = responses_.find(id_key);
-  if (it == responses_.end()) return std::nullopt;
-  auto r = it->second;
-  responses_.erase(it);
-  return r;
+  if (it != responses_.end()) {
+    w.response = it->second;
+    responses_.erase(it);
+  }
+  return w;
+}
+
+void BackendProcess::cancel(const std::string& id_key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!waiting_.count(id_key)) {
+    if (precancelled_.size() >= 4096) precancelled_.clear();
+    precancelled_.insert(id_key);
+    return;
+  }
+  cancelled_.insert(id_key);
+  cv_.notify_all();
 }
 
 std::optional<nlohmann::json> BackendProcess::next_unsolicited(std::chrono::milliseconds max) {

@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -27,8 +28,20 @@ class BackendProcess {
   BackendProcess& operator=(const BackendProcess&) = delete;
 
   bool write_line(const std::string& line);
-  // Waits for the response whose id serializes to `id_key`.
-  std::optional<nlohmann::json> wait_response(const std::string& id_key, std::chrono::milliseconds max);
+  // Waits for the response whose id serializes to `id_key`. A cancelled request (see cancel())
+  // that has no response yet ends the wait at once with `cancelled` set.
+  struct Waited {
+    std::optional<nlohmann::json> response;
+    bool cancelled = false;
+  };
+  Waited await_response(const std::string& id_key, std::chrono::milliseconds max);
+  std::optional<nlohmann::json> wait_response(const std::string& id_key, std::chrono::milliseconds max) {
+    return await_response(id_key, max).response;
+  }
+  // The client cancelled that request: the test server drops slow ones, so nobody should wait on.
+  // A cancellation may also overtake its request (two POSTs on two connections): one for an id
+  // nobody waits for yet is remembered, and a wait for that id then lasts at most 100 ms.
+  void cancel(const std::string& id_key);
   // Messages that are not responses, oldest first (taken out).
   std::optional<nlohmann::json> next_unsolicited(std::chrono::milliseconds max);
   bool alive() const { return !dead_; }
@@ -45,7 +58,11 @@ class BackendProcess {
   std::thread reader_;
   std::mutex mu_;
   std::condition_variable cv_;
-  std::map<std::string, nlohmann::json> responses_;
+  // Responses not yet taken, by id; oldest first (a client may have one id in flight twice).
+  std::multimap<std::string, nlohmann::json> responses_;
+  std::set<std::string> cancelled_;
+  std::multiset<std::string> waiting_;  // ids a POST is waiting for now
+  std::set<std::string> precancelled_;  // cancelled before anyone waited for them (bounded)
   std::deque<nlohmann::json> unsolicited_;
   std::atomic<bool> dead_{false};
   bool all_unsolicited_ = false;

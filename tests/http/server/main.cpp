@@ -4,16 +4,19 @@
 // transport rule (see faults.cpp). Binds 127.0.0.1 only. Independent of harness/ on purpose.
 #include "backend_process.hpp"
 #include "faults.hpp"
+#include "json_text.hpp"
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 #include <signal.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <random>
+#include <set>
 
 using nlohmann::json;
 using namespace std::chrono_literals;
@@ -49,7 +52,15 @@ struct Session {
   std::atomic<int> posts{0};
   std::atomic<int> open_posts{0};  // POST streams in progress: they carry the request's notifications
   std::atomic<int> open_gets{0};   // standalone GET streams open (--one-get)
+  std::set<int> done_streams;      // POST streams that have ended: a resumption of one ends too
+  std::atomic<long long> last_used{0};
 };
+
+// Sessions kept at most; beyond, the least recently used one ends (its id then gets 404). A
+// client that sends initialize again and again (a fuzzer) must not fill the machine with
+// backend processes.
+constexpr std::size_t kMaxSessions = 32;
+std::atomic<long long> use_clock{0};
 
 Options opt;
 std::mutex sessions_mu;
@@ -113,6 +124,7 @@ std::shared_ptr<Session> session_for(const httplib::Request& req, httplib::Respo
     send_json(res, 404, rpc_error(-32001, "Session not found"));
     return nullptr;
   }
+  it->second->last_used = ++use_clock;
   return it->second;
 }
 
@@ -126,12 +138,20 @@ bool wants_sse(Session& s) {
 void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std::string> ids, bool batch) {
   if (!wants_sse(*s)) {
     json out = json::array();
-    for (const auto& k : ids)
-      if (auto r = s->backend->wait_response(k, 30s)) out.push_back(*r);
+    bool cancelled = false;
+    for (const auto& k : ids) {
+      auto w = s->backend->await_response(k, 30s);
+      if (w.response) out.push_back(*w.response);
+      cancelled = cancelled || w.cancelled;
+    }
     // Notifications the backend wrote before the response travel on the GET stream: give that
     // stream a moment to send them, so they do not arrive after the response on another connection.
     for (int i = 0; i < 20 && s->backend->has_unsolicited(); ++i) std::this_thread::sleep_for(10ms);
     std::this_thread::sleep_for(5ms);
+    if (out.empty() && cancelled) {
+      res.status = 204;  // cancelled before it was answered: no response will come
+      return;
+    }
     if (out.empty()) {
       send_json(res, 500, rpc_error(-32603, "the backend gave no response"));
       return;
@@ -159,11 +179,12 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
     std::thread([s, stream, pending] {
       auto until = std::chrono::steady_clock::now() + 30s;
       while (!pending->empty() && std::chrono::steady_clock::now() < until && s->backend->alive()) {
-        if (auto r = s->backend->wait_response(pending->front(), 20ms)) {
+        auto w = s->backend->await_response(pending->front(), 20ms);
+        if (w.response) {
           while (auto m = s->backend->next_unsolicited(0ms)) sse_event(*s, stream, m->dump());
-          sse_event(*s, stream, r->dump());
-          pending->erase(pending->begin());
+          sse_event(*s, stream, w.response->dump());
         }
+        if (w.response || w.cancelled) pending->erase(pending->begin());
         while (auto m = s->backend->next_unsolicited(0ms)) sse_event(*s, stream, m->dump());
       }
     }).detach();
@@ -191,7 +212,12 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
         std::string ev = sse_event(*s, stream, m->dump());
         if (!sink.write(ev.data(), ev.size())) return false;
       }
-      if (auto r = s->backend->wait_response(pending->front(), 20ms)) {
+      auto w = s->backend->await_response(pending->front(), 20ms);
+      if (w.cancelled && !w.response) {
+        pending->erase(pending->begin());  // the stream ends without it
+        continue;
+      }
+      if (auto r = w.response) {
         pending->erase(pending->begin());
         // What the backend wrote before the response (the last progress) goes out before it.
         while (auto m = s->backend->next_unsolicited(0ms)) {
@@ -205,7 +231,31 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
     }
     sink.done();
     return true;
-  }, [s](bool) { s->open_posts--; });
+  }, [s, stream](bool) {
+    s->open_posts--;
+    std::lock_guard<std::mutex> lock(s->mu);
+    s->done_streams.insert(stream);
+  });
+}
+
+// Why `m` is no JSON-RPC message this front can pass on, or "" when it is one. Such input is
+// refused here with 400 (HTTP-14 allows that), so the backend only ever sees messages whose
+// answers carry the id this front waits for: an id-null error from the backend could not be
+// told apart between concurrent POSTs.
+std::string envelope_problem(const json& m) {
+  if (!m.is_object()) return "a message must be a JSON object";
+  if (m.value("jsonrpc", json()) != "2.0") return "jsonrpc must be \"2.0\"";
+  auto id_ok = [&] { return m.contains("id") && (m["id"].is_string() || m["id"].is_number_integer()); };
+  if (m.contains("method")) {
+    if (!m["method"].is_string()) return "method must be a string";
+    if (m.contains("id") && !id_ok()) return "id must be a string or an integer";
+    if (m.contains("params") && !m["params"].is_object()) return "params must be an object";
+    if (m.contains("result") || m.contains("error")) return "a request has no result or error";
+    return "";
+  }
+  if (!id_ok()) return "a response needs an id that is a string or an integer";
+  if (m.contains("result") == m.contains("error")) return "a response has exactly one of result and error";
+  return "";
 }
 
 void handle_post(const httplib::Request& req, httplib::Response& res) {
@@ -213,11 +263,17 @@ void handle_post(const httplib::Request& req, httplib::Response& res) {
     send_json(res, 403, rpc_error(-32000, "Forbidden: invalid Origin"));
     return;
   }
-  json body;
-  try {
-    body = json::parse(req.body);
-  } catch (const json::exception&) {
-    send_json(res, 400, rpc_error(-32700, "Parse error"));
+  auto parsed = testserver::parse_message_text(req.body);
+  if (auto* failure = std::get_if<testserver::ParseFailure>(&parsed)) {
+    send_json(res, 400, rpc_error(-32700, "Parse error: " + failure->message));
+    return;
+  }
+  json body = std::move(std::get<json>(parsed));
+  std::string problem = body.is_array() && body.empty() ? "an empty batch" : "";
+  for (const auto& m : body.is_array() ? body : json::array({body}))
+    if (problem.empty()) problem = envelope_problem(m);
+  if (!problem.empty()) {
+    send_json(res, 400, rpc_error(-32600, "Invalid Request: " + problem));
     return;
   }
   bool init = body.is_object() && body.value("method", "") == "initialize";
@@ -227,6 +283,13 @@ void handle_post(const httplib::Request& req, httplib::Response& res) {
     s->id = fault("session-id-not-visible-ascii") ? "sess " + random_id() : random_id();
     s->backend = std::make_unique<httpfront::BackendProcess>(opt.backend, false);
     std::lock_guard<std::mutex> lock(sessions_mu);
+    if (sessions.size() >= kMaxSessions) {
+      auto oldest = std::min_element(sessions.begin(), sessions.end(), [](const auto& a, const auto& b) {
+        return a.second->last_used < b.second->last_used;
+      });
+      sessions.erase(oldest);
+    }
+    s->last_used = ++use_clock;
     sessions[s->id] = s;
     latest = s;
   } else {
@@ -253,6 +316,13 @@ void handle_post(const httplib::Request& req, httplib::Response& res) {
   if (!s->backend->write_line(body.dump())) {
     send_json(res, 500, rpc_error(-32603, "the backend is gone"));
     return;
+  }
+  for (const auto& m : body.is_array() ? body : json::array({body})) {
+    // A cancelled request may never be answered: its POST stops waiting (HTTP streams end).
+    const json* p = m.contains("params") ? &m["params"] : nullptr;
+    if (m.value("method", json()) == "notifications/cancelled" && p && p->contains("requestId") &&
+        ((*p)["requestId"].is_string() || (*p)["requestId"].is_number_integer()))
+      s->backend->cancel((*p)["requestId"].dump());
   }
   if (init) res.set_header("Mcp-Session-Id", s->id);
   if (ids.empty()) {
@@ -334,6 +404,7 @@ void handle_get(const httplib::Request& req, httplib::Response& res) {
       auto until = std::chrono::steady_clock::now() + 30s;
       while (std::chrono::steady_clock::now() < until && sink.is_writable()) {
         std::string out;
+        bool over;
         {
           std::lock_guard<std::mutex> lock(s->mu);
           for (; *follow < s->events.size(); ++*follow) {
@@ -341,8 +412,10 @@ void handle_get(const httplib::Request& req, httplib::Response& res) {
             if (e.stream == origin_stream && !e.data.empty())
               out += "id: " + e.id + "\nevent: message\ndata: " + e.data + "\n\n";
           }
+          over = s->done_streams.count(origin_stream) > 0;  // everything it will ever carry is out
         }
         if (!out.empty() && !sink.write(out.data(), out.size())) return false;
+        if (over) break;
         std::this_thread::sleep_for(20ms);
       }
       sink.done();
@@ -431,11 +504,12 @@ void legacy_routes(httplib::Server& srv) {
       send_json(res, 404, rpc_error(-32001, "Session not found"));
       return;
     }
-    if (!json::accept(req.body)) {
+    auto parsed = testserver::parse_message_text(req.body);
+    if (!std::holds_alternative<json>(parsed)) {
       send_json(res, 400, rpc_error(-32700, "Parse error"));
       return;
     }
-    s->backend->write_line(json::parse(req.body).dump());
+    s->backend->write_line(std::get<json>(parsed).dump());
     res.status = 202;
     res.set_content("Accepted", "text/plain");
   });
@@ -484,6 +558,9 @@ int main(int argc, char** argv) {
   if (!opt.fault.empty() && !httpfront::known_fault(opt.fault)) return usage("unknown fault " + opt.fault);
 
   httplib::Server srv;
+  // Each open response stream holds a worker: a client with many requests in flight (a fuzzer's
+  // window) must not starve the pool.
+  srv.new_task_queue = [] { return new httplib::ThreadPool(64); };
   if (opt.legacy) {
     legacy_routes(srv);
   } else {
@@ -493,9 +570,18 @@ int main(int argc, char** argv) {
   }
   std::cerr << "mcpspec-httpserver: listening on 127.0.0.1:" << opt.port << (opt.legacy ? " (legacy SSE)" : "")
             << (opt.fault.empty() ? "" : " with fault " + opt.fault) << "\n";
-  if (!srv.listen("127.0.0.1", opt.port)) {
+  // The Debian library listens with a backlog of 5; a client with many requests in flight opens
+  // more connections than that at once, and dropped SYNs come back a second later. Listening
+  // again on the bound socket raises the backlog (Linux).
+  int listen_fd = -1;
+  srv.set_socket_options([&listen_fd](int sock) {
+    httplib::default_socket_options(sock);
+    listen_fd = sock;
+  });
+  if (!srv.bind_to_port("127.0.0.1", opt.port)) {
     std::cerr << "mcpspec-httpserver: cannot listen on 127.0.0.1:" << opt.port << "\n";
     return 1;
   }
-  return 0;
+  if (listen_fd >= 0) ::listen(listen_fd, 128);
+  return srv.listen_after_bind() ? 0 : 1;
 }
