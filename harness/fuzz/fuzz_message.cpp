@@ -168,18 +168,22 @@ FuzzMessage describe_message(std::string bytes, std::string origin, const std::s
   // nlohmann skips a leading byte order mark, but RFC 8259 forbids one and strict readers
   // (JavaScript's JSON.parse) refuse the whole line, so such a message is only maybe readable.
   bool bom = bytes.rfind("\xEF\xBB\xBF", 0) == 0;
-  json msg = bom ? json(json::value_t::discarded) : json::parse(bytes, nullptr, false);
+  // Likewise a NUL byte, which no JSON text holds outside a string (where it must be escaped):
+  // nlohmann stops at one after a complete value, strict readers refuse the line.
+  bool nul = bytes.find('\0') != std::string::npos;
+  bool maybe = bom || nul;
+  json msg = maybe ? json(json::value_t::discarded) : json::parse(bytes, nullptr, false);
   if (!msg.is_discarded() && utf8) {
     fill_from_json(m, msg, version, schemas);
   } else {
     m.may_get_null_error = true;
     // Bytes that are not UTF-8 are not JSON text either (RFC 8259), but many parsers repair them
     // silently; only plainly unparsable text owes -32700.
-    if (msg.is_discarded() && utf8 && !bom) m.demand = Demand::ParseError;
-    if (bom) {
+    if (msg.is_discarded() && utf8 && !maybe) m.demand = Demand::ParseError;
+    if (maybe) {
       // A lenient reader answers it under its id (with a result, or with an error when the rest
       // is malformed too): that answer is allowed, not owed.
-      json inner = json::parse(std::string_view(bytes).substr(3), nullptr, false);
+      json inner = json::parse(std::string_view(bytes).substr(bom ? 3 : 0), nullptr, false);
       if (inner.is_object() && inner.contains("id") && !inner["id"].is_null())
         (readable_id(inner["id"]) ? m.id : m.odd_id) = inner["id"];
     }

@@ -293,3 +293,18 @@ TEST_CASE("fuzz tracker: an id with invalid UTF-8 is tracked as the peer reads i
   CHECK(t.on_frame("{\"jsonrpc\":\"2.0\",\"id\":\"a\xEF\xBF\xBD\",\"result\":{}}", Clock::now()).anomalies.empty());
   CHECK(t.outstanding() == 0);
 }
+
+TEST_CASE("fuzz tracker: a message followed by a NUL byte is only maybe readable", "[fuzz_live]") {
+  // Not JSON text (RFC 8259), yet nlohmann stops at the NUL and reads the value before it: an
+  // answer under its id is allowed, as is a refusal or an error with id null.
+  auto m = describe_message(std::string("{\"id\":7,\"jsonrpc\":\"2.0\",\"method\":\"ping\"}\0", 41), "test", kV, reg());
+  CHECK(m.may_get_null_error);
+  CHECK(m.demand == Demand::None);
+  REQUIRE(m.id);
+  CHECK(*m.id == json(7));
+  CHECK(refusable_over_http(m, kV, reg()));
+  Tracker t(reg(), kV);
+  t.on_sent(m, 0, Clock::now());
+  CHECK(t.outstanding() == 0);
+  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":7,"result":{}})", Clock::now()).anomalies.empty());
+}
