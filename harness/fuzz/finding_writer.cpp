@@ -1,7 +1,7 @@
 #include "harness/fuzz/finding_writer.hpp"
-#include "harness/util/json_text.hpp"
 
 #include "harness/protocol/json_depth.hpp"
+#include "harness/util/json_text.hpp"
 
 #include <cctype>
 #include <functional>

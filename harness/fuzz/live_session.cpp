@@ -1,8 +1,8 @@
 #include "harness/fuzz/live_session.hpp"
-#include "harness/util/json_text.hpp"
 
 #include "harness/protocol/peer_json.hpp"
 #include "harness/protocol/schema_registry.hpp"
+#include "harness/util/json_text.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,5 @@
 #include "harness/fuzz/mutations.hpp"
+
 #include "harness/util/json_text.hpp"
 
 #include <algorithm>
