@@ -5,6 +5,8 @@
 #   chant, read-only tools      the bundled chant reference server, its tools really called
 #   testserver, all tools       informational: its slow_progress tool sleeps by design, so the
 #                               server's own waits bound this rate, not the fuzzer
+#   testserver over HTTP        informational: mcpspec-httpserver in front of it (Streamable HTTP,
+#                               one POST and connection per message), when it is built
 # Usage: bench/fuzz-rate/run.sh [BINDIR] [MESSAGES] [JOBS]
 set -eu
 bin=${1:-build}
@@ -29,3 +31,7 @@ run testserver-no-tools-pipelined "$bin/mcpspec-testserver" none
 run testserver-no-tools-lockstep "$bin/mcpspec-testserver" none --lockstep
 run chant-readonly-tools-pipelined "$bin/chant mcp" readonly
 run testserver-all-tools-pipelined "$bin/mcpspec-testserver" all
+if [ -x "$bin/mcpspec-httpserver" ]; then
+  run testserver-http-pipelined "$bin/mcpspec-httpserver --backend '$bin/mcpspec-testserver'" none \
+    --transport http --port-env PORT
+fi

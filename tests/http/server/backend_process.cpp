@@ -109,6 +109,8 @@ BackendProcess::Waited BackendProcess::await_response(const std::string& id_key,
   if (it != responses_.end()) {
     w.response = it->second;
     responses_.erase(it);
+    if (answered_.size() >= 4096) answered_.clear();
+    answered_.insert(id_key);
   }
   return w;
 }
@@ -116,6 +118,7 @@ BackendProcess::Waited BackendProcess::await_response(const std::string& id_key,
 void BackendProcess::cancel(const std::string& id_key) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!waiting_.count(id_key)) {
+    if (answered_.erase(id_key)) return;  // too late: already answered
     if (precancelled_.size() >= 4096) precancelled_.clear();
     precancelled_.insert(id_key);
     return;

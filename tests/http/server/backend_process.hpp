@@ -63,6 +63,8 @@ class BackendProcess {
   std::set<std::string> cancelled_;
   std::multiset<std::string> waiting_;  // ids a POST is waiting for now
   std::set<std::string> precancelled_;  // cancelled before anyone waited for them (bounded)
+  std::set<std::string> answered_;      // ids whose answer a POST took (bounded): a late cancel
+                                        // of one must not mark a later request reusing the id
   std::deque<nlohmann::json> unsolicited_;
   std::atomic<bool> dead_{false};
   bool all_unsolicited_ = false;
