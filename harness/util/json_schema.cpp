@@ -1,5 +1,6 @@
 #include "harness/util/json_schema.hpp"
 #include "harness/util/json_pointer.hpp"
+#include "harness/util/json_text.hpp"
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
@@ -27,10 +28,44 @@ std::string to_pointer(const std::vector<std::string>& context) {
   return p;
 }
 
+// A local "$ref" ("#...", or "" for the whole document) whose chain of references only leads back
+// to itself: valijson follows it until the stack overflows ({"$ref": "#"} as a tool's
+// outputSchema crashed mcpspec; found by a libFuzzer campaign). References through structure
+// (a tree whose children $ref the root) are fine and left to valijson.
+void refuse_ref_cycles(const nlohmann::json& doc) {
+  auto target_of = [&doc](const nlohmann::json& node) -> const nlohmann::json* {
+    auto ref = node.find("$ref");
+    if (ref == node.end() || !ref->is_string()) return nullptr;
+    const auto& text = ref->get_ref<const std::string&>();
+    if (!text.empty() && text[0] != '#') return nullptr;  // not local: valijson's own error
+    try {
+      nlohmann::json::json_pointer ptr(text.empty() ? "" : text.substr(1));
+      return doc.contains(ptr) ? &doc.at(ptr) : nullptr;
+    } catch (const nlohmann::json::exception&) {
+      return nullptr;  // not a JSON Pointer: valijson reports it
+    }
+  };
+  std::vector<const nlohmann::json*> pending{&doc};
+  while (!pending.empty()) {
+    const nlohmann::json* node = pending.back();
+    pending.pop_back();
+    if (!node->is_structured()) continue;
+    for (const auto& child : *node) pending.push_back(&child);
+    if (!node->is_object()) continue;
+    std::vector<const nlohmann::json*> chain{node};
+    for (const nlohmann::json* next = target_of(*node); next && next->is_object(); next = target_of(*next)) {
+      if (std::find(chain.begin(), chain.end(), next) != chain.end())
+        throw std::runtime_error("$ref " + compact(node->at("$ref")) + " only leads back to itself");
+      chain.push_back(next);
+    }
+  }
+}
+
 }  // namespace
 
 CompiledSchema::CompiledSchema(const nlohmann::json& doc) : document_(doc), schema_(std::make_unique<valijson::Schema>()) {
   try {
+    refuse_ref_cycles(document_);
     valijson::SchemaParser parser;
     valijson::adapters::NlohmannJsonAdapter adapter(document_);
     parser.populateSchema(adapter, *schema_);

@@ -210,3 +210,22 @@ TEST_CASE("fuzz finding: a matcher error shows control characters instead of sto
     CHECK(e.pointer() == std::string("/$\0x", 4));  // the pointer keeps the real key
   }
 }
+
+// matcher campaign (2026-11-25): {"$conformsTo": {"$ref": ""}} overflowed the stack in valijson's
+// schema parser, which follows a reference that leads only to itself for ever. The schema can be
+// a server's own tool outputSchema, so a server could crash mcpspec with it.
+TEST_CASE("fuzz finding: a schema whose $ref leads only to itself is refused, not followed", "[fuzz][schema]") {
+  using nlohmann::json;
+  for (const json& schema : {json{{"$ref", ""}}, json{{"$ref", "#"}},
+                             json{{"$ref", "#/definitions/a"},
+                                  {"definitions", {{"a", {{"$ref", "#/definitions/b"}}}, {"b", {{"$ref", "#/definitions/a"}}}}}}}) {
+    INFO(schema.dump());
+    auto r = mcpspec::scenario::match({{"$conformsTo", schema}}, json(0));
+    REQUIRE_FALSE(r.ok);
+    CHECK_THAT(r.mismatches.front(), Catch::Contains("only leads back to itself"));
+  }
+  // A recursive schema through structure (a tree) is fine.
+  json tree = {{"type", "object"}, {"properties", {{"children", {{"type", "array"}, {"items", {{"$ref", "#"}}}}}}}};
+  CHECK(mcpspec::scenario::match({{"$conformsTo", tree}}, json{{"children", {{{"children", json::array()}}}}}).ok);
+  CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", tree}}, json{{"children", {1}}}).ok);
+}
