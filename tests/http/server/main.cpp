@@ -238,26 +238,6 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
   });
 }
 
-// Why `m` is no JSON-RPC message this front can pass on, or "" when it is one. Such input is
-// refused here with 400 (HTTP-14 allows that), so the backend only ever sees messages whose
-// answers carry the id this front waits for: an id-null error from the backend could not be
-// told apart between concurrent POSTs.
-std::string envelope_problem(const json& m) {
-  if (!m.is_object()) return "a message must be a JSON object";
-  if (m.value("jsonrpc", json()) != "2.0") return "jsonrpc must be \"2.0\"";
-  auto id_ok = [&] { return m.contains("id") && (m["id"].is_string() || m["id"].is_number_integer()); };
-  if (m.contains("method")) {
-    if (!m["method"].is_string()) return "method must be a string";
-    if (m.contains("id") && !id_ok()) return "id must be a string or an integer";
-    if (m.contains("params") && !m["params"].is_object()) return "params must be an object";
-    if (m.contains("result") || m.contains("error")) return "a request has no result or error";
-    return "";
-  }
-  if (!id_ok()) return "a response needs an id that is a string or an integer";
-  if (m.contains("result") == m.contains("error")) return "a response has exactly one of result and error";
-  return "";
-}
-
 void handle_post(const httplib::Request& req, httplib::Response& res) {
   if (!origin_ok(req)) {
     send_json(res, 403, rpc_error(-32000, "Forbidden: invalid Origin"));
@@ -269,13 +249,6 @@ void handle_post(const httplib::Request& req, httplib::Response& res) {
     return;
   }
   json body = std::move(std::get<json>(parsed));
-  std::string problem = body.is_array() && body.empty() ? "an empty batch" : "";
-  for (const auto& m : body.is_array() ? body : json::array({body}))
-    if (problem.empty()) problem = envelope_problem(m);
-  if (!problem.empty()) {
-    send_json(res, 400, rpc_error(-32600, "Invalid Request: " + problem));
-    return;
-  }
   bool init = body.is_object() && body.value("method", "") == "initialize";
   std::shared_ptr<Session> s;
   if (init) {
