@@ -28,21 +28,25 @@ std::string to_pointer(const std::vector<std::string>& context) {
   return p;
 }
 
-// A local "$ref" ("#...", or "" for the whole document) whose chain of references only leads back
-// to itself: valijson follows it until the stack overflows ({"$ref": "#"} as a tool's
-// outputSchema crashed mcpspec; found by a libFuzzer campaign). References through structure
-// (a tree whose children $ref the root) are fine and left to valijson.
+// A "$ref" whose chain of references only leads back to itself: valijson follows it until the
+// stack overflows ({"$ref": "#"} as a tool's outputSchema crashed mcpspec, then {"$ref": "*"};
+// found by libFuzzer campaigns). References through structure (a tree whose children $ref the
+// root) are fine and left to valijson; references that are not JSON Pointers into the document
+// are refused.
 void refuse_ref_cycles(const nlohmann::json& doc) {
   auto target_of = [&doc](const nlohmann::json& node) -> const nlohmann::json* {
     auto ref = node.find("$ref");
     if (ref == node.end() || !ref->is_string()) return nullptr;
     const auto& text = ref->get_ref<const std::string&>();
-    if (!text.empty() && text[0] != '#') return nullptr;  // not local: valijson's own error
+    // Anything but a JSON Pointer into this document is refused: valijson resolves a relative
+    // URI ("*") or an anchor against this very document too, and can loop on those the same way.
+    if (!text.empty() && text[0] != '#')
+      throw std::runtime_error("$ref " + compact(*ref) + ": only references inside the schema (\"#/...\") are supported");
     try {
       nlohmann::json::json_pointer ptr(text.empty() ? "" : text.substr(1));
       return doc.contains(ptr) ? &doc.at(ptr) : nullptr;
     } catch (const nlohmann::json::exception&) {
-      return nullptr;  // not a JSON Pointer: valijson reports it
+      throw std::runtime_error("$ref " + compact(*ref) + " is not a JSON Pointer (\"#/...\") into the schema");
     }
   };
   std::vector<const nlohmann::json*> pending{&doc};

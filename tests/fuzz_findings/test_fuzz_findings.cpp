@@ -224,6 +224,13 @@ TEST_CASE("fuzz finding: a schema whose $ref leads only to itself is refused, no
     REQUIRE_FALSE(r.ok);
     CHECK_THAT(r.mismatches.front(), Catch::Contains("only leads back to itself"));
   }
+  // Not a JSON Pointer into the schema (a relative URI, an anchor): refused, as valijson resolves
+  // those against the same document and looped on {"$ref": "*"} too.
+  for (const char* ref : {"*", "other.json", "#anchor"}) {
+    auto r = mcpspec::scenario::match({{"$conformsTo", {{"$ref", ref}}}}, json(0));
+    REQUIRE_FALSE(r.ok);
+    CHECK_THAT(r.mismatches.front(), Catch::Contains("$ref \"" + std::string(ref) + "\""));
+  }
   // A recursive schema through structure (a tree) is fine.
   json tree = {{"type", "object"}, {"properties", {{"children", {{"type", "array"}, {"items", {{"$ref", "#"}}}}}}}};
   CHECK(mcpspec::scenario::match({{"$conformsTo", tree}}, json{{"children", {{{"children", json::array()}}}}}).ok);
