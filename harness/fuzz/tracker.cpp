@@ -50,8 +50,10 @@ void Tracker::add_pending(Pending p) {
   } else if (sent_ids_.contains(key)) {
     // An id used before in this session, which MCP forbids (ids are never reused): the server
     // must still answer, but what it answers may belong to the earlier request, so the answer's
-    // content is not judged.
+    // content is not judged, nor is a second answer to it (over HTTP a server that matches
+    // answers to waiting requests by id can hand one request's answer to the other).
     p.ambiguous = true;
+    reused_.insert(key);
   }
   answered_.erase(key);
   sent_ids_.insert(key);
@@ -331,6 +333,7 @@ void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out)
       }
       return;
     }
+    if (readable_id(id) && reused_.contains(key) && answered_.contains(key)) return;  // see add_pending
     Anomaly a;
     a.method = "?";
     a.received = received();

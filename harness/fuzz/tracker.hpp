@@ -112,6 +112,7 @@ class Tracker {
   RecentKeys answered_{4096};      // recently answered ids
   RecentKeys sent_ids_{4096};      // ids we used
   RecentKeys forgotten_{4096};     // given up on (cancelled, timed out)
+  RecentKeys reused_{4096};        // ids we sent more than once (MCP forbids it): answers not judged
 };
 
 // At most `n` bytes of `s` for a report, with the full length noted when cut.

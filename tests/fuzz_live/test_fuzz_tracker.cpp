@@ -308,3 +308,17 @@ TEST_CASE("fuzz tracker: a message followed by a NUL byte is only maybe readable
   CHECK(t.outstanding() == 0);
   CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":7,"result":{}})", Clock::now()).anomalies.empty());
 }
+
+TEST_CASE("fuzz tracker: a second answer to a reused id is not a finding; to a fresh one it is", "[fuzz_live]") {
+  Tracker t(reg(), kV);
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", ""}, {"method", "ping"}}), 0, Clock::now());
+  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":"","result":{}})", Clock::now()).anomalies.empty());
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", ""}, {"method", "ping"}}), 1, Clock::now());
+  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":"","result":{}})", Clock::now()).anomalies.empty());
+  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":"","result":{}})", Clock::now()).anomalies.empty());
+  t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", 9}, {"method", "ping"}}), 2, Clock::now());
+  CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":9,"result":{}})", Clock::now()).anomalies.empty());
+  auto dup = t.on_frame(R"({"jsonrpc":"2.0","id":9,"result":{}})", Clock::now());
+  REQUIRE(oracles(dup) == std::vector<std::string>{"wrong-id"});
+  CHECK(dup.anomalies[0].signature == "duplicate answer");
+}
