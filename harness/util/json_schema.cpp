@@ -65,10 +65,39 @@ void refuse_ref_cycles(const nlohmann::json& doc) {
   }
 }
 
+// Drops the base-URI keywords "id" (draft-04) and "$id" wherever a schema can hold them: only
+// references inside the document are followed (above), so they change nothing here, and with
+// them valijson re-resolved {"id": "x", "items": {"$ref": ""}} on every level until the stack
+// overflowed (found by a libFuzzer campaign; optimized builds crash too). A property that is
+// *named* "id" maps to a schema, an object or a boolean, and stays; values under const, enum,
+// default and examples are data and are not touched.
+void drop_base_uri_keywords(nlohmann::json& doc) {
+  std::vector<nlohmann::json*> pending{&doc};
+  while (!pending.empty()) {
+    nlohmann::json* node = pending.back();
+    pending.pop_back();
+    if (node->is_array()) {
+      for (auto& item : *node) pending.push_back(&item);
+      continue;
+    }
+    if (!node->is_object()) continue;
+    for (const char* key : {"id", "$id"}) {
+      auto it = node->find(key);
+      if (it != node->end() && !it->is_object() && !it->is_boolean()) node->erase(it);
+    }
+    for (auto it = node->begin(); it != node->end(); ++it) {
+      const std::string& k = it.key();
+      if (k == "const" || k == "enum" || k == "default" || k == "examples") continue;
+      pending.push_back(&it.value());
+    }
+  }
+}
+
 }  // namespace
 
 CompiledSchema::CompiledSchema(const nlohmann::json& doc) : document_(doc), schema_(std::make_unique<valijson::Schema>()) {
   try {
+    drop_base_uri_keywords(document_);
     refuse_ref_cycles(document_);
     valijson::SchemaParser parser;
     valijson::adapters::NlohmannJsonAdapter adapter(document_);

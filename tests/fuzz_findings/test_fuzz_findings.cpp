@@ -231,6 +231,23 @@ TEST_CASE("fuzz finding: a schema whose $ref leads only to itself is refused, no
     REQUIRE_FALSE(r.ok);
     CHECK_THAT(r.mismatches.front(), Catch::Contains("$ref \"" + std::string(ref) + "\""));
   }
+  // Base-URI keywords are dropped: with them valijson re-resolved "" on every level (round 7;
+  // an optimized build crashed too). A property named "id" and data under const stay as they are.
+  for (json with_id : {json{{"id", 1}, {"items", {{"$ref", ""}}}}, json{{"id", "x"}, {"items", {{"$ref", ""}}}}}) {
+    INFO(with_id.dump());
+    // Without a base URI valijson takes "" for a remote document it may not fetch: a clear error.
+    auto r = mcpspec::scenario::match({{"$conformsTo", with_id}}, json::array({json::array()}));
+    REQUIRE_FALSE(r.ok);
+    CHECK_THAT(r.mismatches.front(), Catch::Contains("cannot check against the given schema"));
+  }
+  json with_dollar_id = {{"$id", "x"}, {"type", "array"}, {"items", {{"$ref", "#"}}}};
+  CHECK(mcpspec::scenario::match({{"$conformsTo", with_dollar_id}}, json::array({json::array()})).ok);
+  CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", with_dollar_id}}, json::array({4})).ok);
+  json named_id = {{"type", "object"}, {"properties", {{"id", {{"type", "string"}}}}}, {"required", {"id"}},
+                   {"not", {{"const", {{"id", "forbidden"}}}}}};
+  CHECK(mcpspec::scenario::match({{"$conformsTo", named_id}}, json{{"id", "ok"}}).ok);
+  CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", named_id}}, json{{"id", 5}}).ok);
+  CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", named_id}}, json{{"id", "forbidden"}}).ok);
   // A recursive schema through structure (a tree) is fine.
   json tree = {{"type", "object"}, {"properties", {{"children", {{"type", "array"}, {"items", {{"$ref", "#"}}}}}}}};
   CHECK(mcpspec::scenario::match({{"$conformsTo", tree}}, json{{"children", {{{"children", json::array()}}}}}).ok);
