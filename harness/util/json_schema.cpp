@@ -28,50 +28,20 @@ std::string to_pointer(const std::vector<std::string>& context) {
   return p;
 }
 
-// A "$ref" whose chain of references only leads back to itself: valijson follows it until the
-// stack overflows ({"$ref": "#"} as a tool's outputSchema crashed mcpspec, then {"$ref": "*"};
-// found by libFuzzer campaigns). References through structure (a tree whose children $ref the
-// root) are fine and left to valijson; references that are not JSON Pointers into the document
-// are refused.
-void refuse_ref_cycles(const nlohmann::json& doc) {
-  auto target_of = [&doc](const nlohmann::json& node) -> const nlohmann::json* {
-    auto ref = node.find("$ref");
-    if (ref == node.end() || !ref->is_string()) return nullptr;
-    const auto& text = ref->get_ref<const std::string&>();
-    // Anything but a JSON Pointer into this document is refused: valijson resolves a relative
-    // URI ("*") or an anchor against this very document too, and can loop on those the same way.
-    if (!text.empty() && text[0] != '#')
-      throw std::runtime_error("$ref " + compact(*ref) + ": only references inside the schema (\"#/...\") are supported");
-    try {
-      nlohmann::json::json_pointer ptr(text.empty() ? "" : text.substr(1));
-      return doc.contains(ptr) ? &doc.at(ptr) : nullptr;
-    } catch (const nlohmann::json::exception&) {
-      throw std::runtime_error("$ref " + compact(*ref) + " is not a JSON Pointer (\"#/...\") into the schema");
-    }
-  };
-  std::vector<const nlohmann::json*> pending{&doc};
-  while (!pending.empty()) {
-    const nlohmann::json* node = pending.back();
-    pending.pop_back();
-    if (!node->is_structured()) continue;
-    for (const auto& child : *node) pending.push_back(&child);
-    if (!node->is_object()) continue;
-    std::vector<const nlohmann::json*> chain{node};
-    for (const nlohmann::json* next = target_of(*node); next && next->is_object(); next = target_of(*next)) {
-      if (std::find(chain.begin(), chain.end(), next) != chain.end())
-        throw std::runtime_error("$ref " + compact(node->at("$ref")) + " only leads back to itself");
-      chain.push_back(next);
-    }
-  }
-}
-
-// Drops the base-URI keywords "id" (draft-04) and "$id" wherever a schema can hold them: only
-// references inside the document are followed (above), so they change nothing here, and with
-// them valijson re-resolved {"id": "x", "items": {"$ref": ""}} on every level until the stack
-// overflowed (found by a libFuzzer campaign; optimized builds crash too). A property that is
-// *named* "id" maps to a schema, an object or a boolean, and stays; values under const, enum,
-// default and examples are data and are not touched.
-void drop_base_uri_keywords(nlohmann::json& doc) {
+// Makes a schema document safe to give valijson, which recursed until the stack overflowed on
+// three shapes found by libFuzzer campaigns (a server's tool outputSchema can be any of them, so
+// a server could crash mcpspec; the last one crashes optimized builds too):
+//  - a "$ref" whose chain of references only leads back to itself ({"$ref": "#"});
+//  - a reference that is no JSON Pointer into the document ({"$ref": "*"}), which valijson
+//    resolves against this very document;
+//  - a base-URI keyword beside a reference ({"id": "x", "items": {"$ref": ""}}).
+// So "id"/"$id" are dropped (only references inside the document are followed, so they change
+// nothing), other references are refused, and so are chains that only lead back to themselves.
+// References through structure (a tree whose children $ref the root) stay valijson's business.
+// One walk over the places a schema can be: values under const, enum, default and examples are
+// data, and a property *named* "id" maps to a schema (an object or a boolean) and stays.
+void prepare_for_valijson(nlohmann::json& doc) {
+  std::vector<const nlohmann::json*> with_ref;
   std::vector<nlohmann::json*> pending{&doc};
   while (!pending.empty()) {
     nlohmann::json* node = pending.back();
@@ -85,10 +55,32 @@ void drop_base_uri_keywords(nlohmann::json& doc) {
       auto it = node->find(key);
       if (it != node->end() && !it->is_object() && !it->is_boolean()) node->erase(it);
     }
+    if (node->contains("$ref")) with_ref.push_back(node);
     for (auto it = node->begin(); it != node->end(); ++it) {
       const std::string& k = it.key();
       if (k == "const" || k == "enum" || k == "default" || k == "examples") continue;
       pending.push_back(&it.value());
+    }
+  }
+  auto target_of = [&doc](const nlohmann::json& node) -> const nlohmann::json* {
+    auto ref = node.find("$ref");
+    if (ref == node.end() || !ref->is_string()) return nullptr;
+    const auto& text = ref->get_ref<const std::string&>();
+    if (!text.empty() && text[0] != '#')
+      throw std::runtime_error("$ref " + compact(*ref) + ": only references inside the schema (\"#/...\") are supported");
+    try {
+      nlohmann::json::json_pointer ptr(text.empty() ? "" : text.substr(1));
+      return doc.contains(ptr) ? &doc.at(ptr) : nullptr;
+    } catch (const nlohmann::json::exception&) {
+      throw std::runtime_error("$ref " + compact(*ref) + " is not a JSON Pointer (\"#/...\") into the schema");
+    }
+  };
+  for (const nlohmann::json* node : with_ref) {
+    std::vector<const nlohmann::json*> chain{node};
+    for (const nlohmann::json* next = target_of(*node); next && next->is_object(); next = target_of(*next)) {
+      if (std::find(chain.begin(), chain.end(), next) != chain.end())
+        throw std::runtime_error("$ref " + compact(node->at("$ref")) + " only leads back to itself");
+      chain.push_back(next);
     }
   }
 }
@@ -97,8 +89,7 @@ void drop_base_uri_keywords(nlohmann::json& doc) {
 
 CompiledSchema::CompiledSchema(const nlohmann::json& doc) : document_(doc), schema_(std::make_unique<valijson::Schema>()) {
   try {
-    drop_base_uri_keywords(document_);
-    refuse_ref_cycles(document_);
+    prepare_for_valijson(document_);
     valijson::SchemaParser parser;
     valijson::adapters::NlohmannJsonAdapter adapter(document_);
     parser.populateSchema(adapter, *schema_);

@@ -243,16 +243,25 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
       return;
     }
     std::string body = conn->read_all(dl, options_.max_message_bytes);
-    if (head.status / 100 != 2 && (body.empty() || !json::accept(body))) {
+    if (head.status / 100 != 2) {
       note("HTTP " + std::to_string(head.status) + (body.empty() ? " with no body" : " body: " + clip(body)));
-      refused(body, false);
+      // A JSON body on an error status (a JSON-RPC error such as a parse error) is a message,
+      // except where a well-formed request was refused at the HTTP level (no session, unknown
+      // session, bad header): there an id-less error body is the server's explanation, not its
+      // JSON-RPC response.
+      json doc = json::parse(body, nullptr, false);
+      bool message = !doc.is_discarded();
+      if (message && !request_id.empty() && request_id != "null" && request_id.front() != '{' &&
+          request_id.front() != '[')
+        message = doc.is_object() && doc.contains("id") && !doc["id"].is_null();
+      refused(body, message);
       return;
     }
     if (head.status == 202 || body.empty()) {
       if (!body.empty()) note("202 Accepted carried a body: " + clip(body));
-      if (!request_id.empty() && head.status / 100 == 2)
+      if (!request_id.empty())
         note("the request " + what + " got " + std::to_string(head.status) + " without a body: no response will come");
-      if (initialized_note && head.status / 100 == 2 && options_.open_get_stream) {
+      if (initialized_note && options_.open_get_stream) {
         bool start = false;
         {
           std::lock_guard<std::mutex> lock(mu_);
@@ -270,23 +279,9 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
       }
       return;
     }
-    // Not JSON with a 2xx status: monitors judge it as a frame.
+    // Error statuses were handled above: a body that is not JSON is a frame for the monitors.
     if (!json::accept(body)) {
       events_.push(Event{Event::Type::Frame, body, {}});
-      return;
-    }
-    if (head.status / 100 != 2) {
-      note("HTTP " + std::to_string(head.status) + " body: " + clip(body));
-      // A JSON body on an error status (a JSON-RPC error such as a parse error) is a message,
-      // except where a well-formed request was refused at the HTTP level (no session, unknown
-      // session, bad header): there an id-less error body is the server's explanation, not its
-      // JSON-RPC response.
-      bool message = true;
-      if (!request_id.empty() && request_id != "null" && request_id.front() != '{' && request_id.front() != '[') {
-        json doc = json::parse(body);
-        message = doc.is_object() && doc.contains("id") && !doc["id"].is_null();
-      }
-      refused(body, message);
       return;
     }
     bool answered = false;
