@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace mcpspec {
 
@@ -29,39 +30,52 @@ std::string to_pointer(const std::vector<std::string>& context) {
 }
 
 // Makes a schema document safe to give valijson, which recursed until the stack overflowed on
-// three shapes found by libFuzzer campaigns (a server's tool outputSchema can be any of them, so
-// a server could crash mcpspec; the last one crashes optimized builds too):
+// shapes found by libFuzzer campaigns (a server's tool outputSchema can be any of them, so a
+// server could crash mcpspec; some crash optimized builds too):
 //  - a "$ref" whose chain of references only leads back to itself ({"$ref": "#"});
 //  - a reference that is no JSON Pointer into the document ({"$ref": "*"}), which valijson
 //    resolves against this very document;
-//  - a base-URI keyword beside a reference ({"id": "x", "items": {"$ref": ""}}).
-// So "id"/"$id" are dropped (only references inside the document are followed, so they change
-// nothing), other references are refused, and so are chains that only lead back to themselves.
+//  - a base-URI keyword beside a reference ({"id": "x", "items": {"$ref": ""}}). valijson takes
+//    any "id" it can read as text for one: true, 5, {} and [] too ({"id": true, ...} was round 8).
+// So "id"/"$id" keywords are dropped (only references inside the document are followed, so they
+// change nothing), other references are refused, and so are chains that only lead back to
+// themselves. A reference must land on a schema: valijson reads whatever it lands on as one, so
+// a reference into data or into a map of names would bring back keywords this walk left alone.
 // References through structure (a tree whose children $ref the root) stay valijson's business.
-// One walk over the places a schema can be: values under const, enum, default and examples are
-// data, and a property *named* "id" maps to a schema (an object or a boolean) and stays.
 void prepare_for_valijson(nlohmann::json& doc) {
-  std::vector<const nlohmann::json*> with_ref;
-  std::vector<nlohmann::json*> pending{&doc};
+  // Where a node sits: a schema, a map from names to schemas (a property may be *named* "id"),
+  // or data (const, enum, default, examples), which is neither walked nor changed.
+  enum class Place { Schema, Names };
+  auto names_keyword = [](const std::string& k) {
+    return k == "properties" || k == "patternProperties" || k == "definitions" || k == "$defs" || k == "dependencies";
+  };
+  auto data_keyword = [](const std::string& k) { return k == "const" || k == "enum" || k == "default" || k == "examples"; };
+  auto base_uri_keyword = [](const std::string& k) { return k == "id" || k == "$id"; };
+
+  std::vector<nlohmann::json*> schemas;  // every object in a schema place
+  std::unordered_set<const nlohmann::json*> is_schema;
+  std::vector<std::pair<nlohmann::json*, Place>> pending{{&doc, Place::Schema}};
   while (!pending.empty()) {
-    nlohmann::json* node = pending.back();
+    auto [node, place] = pending.back();
     pending.pop_back();
     if (node->is_array()) {
-      for (auto& item : *node) pending.push_back(&item);
+      for (auto& item : *node) pending.emplace_back(&item, place == Place::Names ? Place::Schema : place);
       continue;
     }
     if (!node->is_object()) continue;
-    for (const char* key : {"id", "$id"}) {
-      auto it = node->find(key);
-      if (it != node->end() && !it->is_object() && !it->is_boolean()) node->erase(it);
+    if (place == Place::Names) {
+      for (auto& member : *node) pending.emplace_back(&member, Place::Schema);
+      continue;
     }
-    if (node->contains("$ref")) with_ref.push_back(node);
+    schemas.push_back(node);
+    is_schema.insert(node);
     for (auto it = node->begin(); it != node->end(); ++it) {
       const std::string& k = it.key();
-      if (k == "const" || k == "enum" || k == "default" || k == "examples") continue;
-      pending.push_back(&it.value());
+      if (data_keyword(k) || base_uri_keyword(k)) continue;
+      pending.emplace_back(&it.value(), names_keyword(k) ? Place::Names : Place::Schema);
     }
   }
+
   auto target_of = [&doc](const nlohmann::json& node) -> const nlohmann::json* {
     auto ref = node.find("$ref");
     if (ref == node.end() || !ref->is_string()) return nullptr;
@@ -75,14 +89,23 @@ void prepare_for_valijson(nlohmann::json& doc) {
       throw std::runtime_error("$ref " + compact(*ref) + " is not a JSON Pointer (\"#/...\") into the schema");
     }
   };
-  for (const nlohmann::json* node : with_ref) {
+  for (const nlohmann::json* node : schemas) {
+    if (!node->contains("$ref")) continue;
     std::vector<const nlohmann::json*> chain{node};
     for (const nlohmann::json* next = target_of(*node); next && next->is_object(); next = target_of(*next)) {
+      if (!is_schema.count(next))
+        throw std::runtime_error("$ref " + compact(node->at("$ref")) +
+                                 " leads to a value that is not a schema (data under const, enum, default or examples, "
+                                 "a map of properties or definitions, or an id)");
       if (std::find(chain.begin(), chain.end(), next) != chain.end())
         throw std::runtime_error("$ref " + compact(node->at("$ref")) + " only leads back to itself");
       chain.push_back(next);
     }
   }
+  // Safe to erase now: no schema object lies inside an "id" value (they are not walked, and a
+  // reference into one was refused above).
+  for (nlohmann::json* node : schemas)
+    for (const char* key : {"id", "$id"}) node->erase(key);
 }
 
 }  // namespace

@@ -240,6 +240,38 @@ TEST_CASE("fuzz finding: a schema whose $ref leads only to itself is refused, no
     REQUIRE_FALSE(r.ok);
     CHECK_THAT(r.mismatches.front(), Catch::Contains("cannot check against the given schema"));
   }
+  // valijson reads any id it can take for text as a base URI: true, a number, {} and [] too (round
+  // 8: {"id": true, "items": {"$ref": ""}}). In a schema they are all dropped.
+  for (const json& id : {json(true), json(2.5), json::object(), json::array()}) {
+    json with_id = {{"id", id}, {"items", {{"$ref", ""}}}};
+    INFO(with_id.dump());
+    auto r = mcpspec::scenario::match({{"$conformsTo", with_id}}, json::array({json::array()}));
+    REQUIRE_FALSE(r.ok);
+    CHECK_THAT(r.mismatches.front(), Catch::Contains("cannot check against the given schema"));
+  }
+  // The place decides, not the key: a property *named* "default" is a schema, so its id goes; a
+  // reference must land on a schema, not on data or on a map of names, which valijson would then
+  // read as a schema with the id still in it.
+  json named_default = {{"properties", {{"default", {{"id", "x"}, {"items", {{"$ref", ""}}}}}}}};
+  auto named_default_result = mcpspec::scenario::match({{"$conformsTo", named_default}}, json{{"default", json::array({1})}});
+  REQUIRE_FALSE(named_default_result.ok);
+  CHECK_THAT(named_default_result.mismatches.front(), Catch::Contains("cannot check against the given schema"));
+  for (const json& schema : {json{{"$ref", "#/default"}, {"default", {{"id", "x"}, {"items", {{"$ref", ""}}}}}},
+                             json{{"properties", {{"id", true}, {"items", {{"$ref", "#/properties"}}}}}},
+                             json{{"id", {{"items", {{"$ref", ""}}}}}, {"$ref", "#/id"}}}) {
+    INFO(schema.dump());
+    auto r = mcpspec::scenario::match({{"$conformsTo", schema}}, json::array({1}));
+    REQUIRE_FALSE(r.ok);
+    CHECK_THAT(r.mismatches.front(), Catch::Contains("leads to a value that is not a schema"));
+  }
+  // A property named "id" keeps its schema, false included.
+  json id_forbidden = {{"type", "object"}, {"properties", {{"id", false}}}};
+  CHECK(mcpspec::scenario::match({{"$conformsTo", id_forbidden}}, json::object()).ok);
+  CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", id_forbidden}}, json{{"id", 1}}).ok);
+  // References into definitions and into items still work.
+  json via_definitions = {{"definitions", {{"id", {{"type", "string"}}}}}, {"items", {{"$ref", "#/definitions/id"}}}};
+  CHECK(mcpspec::scenario::match({{"$conformsTo", via_definitions}}, json::array({"a"})).ok);
+  CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", via_definitions}}, json::array({1})).ok);
   json with_dollar_id = {{"$id", "x"}, {"type", "array"}, {"items", {{"$ref", "#"}}}};
   CHECK(mcpspec::scenario::match({{"$conformsTo", with_dollar_id}}, json::array({json::array()})).ok);
   CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", with_dollar_id}}, json::array({4})).ok);
