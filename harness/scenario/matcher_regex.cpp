@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <mutex>
+#include <string>
+#include <utility>
 #include <vector>
 #include <unordered_map>
 
@@ -78,22 +80,58 @@ std::size_t estimate_states(const std::string& p) {
 }
 
 // A regex_error whose what() says why: the standard one can only name an error_type.
-class PatternTooLong : public std::regex_error {
+class PatternRefused : public std::regex_error {
  public:
-  explicit PatternTooLong(std::size_t length)
-      : std::regex_error(std::regex_constants::error_complexity),
-        text_("the pattern is " + std::to_string(length) + " characters long; patterns are limited to " +
-              std::to_string(kMaxRegexPattern)) {}
+  explicit PatternRefused(std::string why) : std::regex_error(std::regex_constants::error_complexity), text_(std::move(why)) {}
   const char* what() const noexcept override { return text_.c_str(); }
 
  private:
   std::string text_;
 };
 
+// libstdc++ (GCC 12) reads a repetition count or a back-reference number into a long without
+// checking for overflow, which is undefined behaviour: "\\22222222222222222222" (a libFuzzer
+// campaign, UBSan). Such numbers are refused before compiling: at most 9 digits, which fit an int.
+void check_numbers(const std::string& p) {
+  constexpr std::size_t kMaxDigits = 9;
+  auto digits_at = [&p](std::size_t i) {
+    std::size_t j = i;
+    while (j < p.size() && std::isdigit(static_cast<unsigned char>(p[j]))) ++j;
+    return j - i;
+  };
+  auto refuse = [&p](std::size_t at, std::size_t n) {
+    throw PatternRefused("the pattern holds a number of " + std::to_string(n) + " digits at offset " +
+                         std::to_string(at) + " (a repetition count or a back-reference); at most " +
+                         std::to_string(kMaxDigits) + " are supported");
+  };
+  bool in_class = false;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const char c = p[i];
+    if (c == '\\') {
+      if (std::size_t n = digits_at(i + 1); n > kMaxDigits) refuse(i + 1, n);
+      ++i;
+    } else if (in_class) {
+      if (c == ']') in_class = false;
+    } else if (c == '[') {
+      in_class = true;
+      if (i + 1 < p.size() && p[i + 1] == '^') ++i;
+      if (i + 1 < p.size() && p[i + 1] == ']') ++i;  // a leading ']' is literal
+    } else if (c == '{') {
+      for (std::size_t j = i + 1; j < p.size() && (p[j] == ',' || std::isdigit(static_cast<unsigned char>(p[j])));) {
+        if (p[j] == ',') { ++j; continue; }
+        if (std::size_t n = digits_at(j); n > kMaxDigits) refuse(j, n); else j += n;
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::shared_ptr<const CompiledRegex> compiled_regex(const std::string& pattern) {
-  if (pattern.size() > kMaxRegexPattern) throw PatternTooLong(pattern.size());
+  if (pattern.size() > kMaxRegexPattern)
+    throw PatternRefused("the pattern is " + std::to_string(pattern.size()) + " characters long; patterns are limited to " +
+                         std::to_string(kMaxRegexPattern));
+  check_numbers(pattern);
   {
     std::lock_guard<std::mutex> lock(cache_mutex);
     auto it = cache().find(pattern);

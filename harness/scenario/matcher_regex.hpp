@@ -27,9 +27,11 @@ inline constexpr std::size_t kMaxRegexWork = std::size_t{1} << 24;
 inline constexpr std::size_t kMaxRegexPattern = 2000;
 
 // The compiled form of `pattern`, compiled on first use and kept for later calls.
-// Throws std::regex_error when the pattern does not compile, uses a back-reference or is longer
-// than kMaxRegexPattern, with a what() that says so (failures are not cached). Safe to call from several threads; the returned value is immutable and stays
-// valid even if the cache is later emptied.
+// Throws std::regex_error, with a what() that says why, when the pattern does not compile, uses a
+// back-reference, is longer than kMaxRegexPattern or holds a repetition count or back-reference
+// number of more than 9 digits (libstdc++ overflows reading it). Failures are not cached.
+// Safe to call from several threads; the returned value is immutable and stays valid even if the
+// cache is later emptied.
 std::shared_ptr<const CompiledRegex> compiled_regex(const std::string& pattern);
 
 }  // namespace mcpspec::scenario::detail

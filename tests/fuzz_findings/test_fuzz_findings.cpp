@@ -176,6 +176,28 @@ TEST_CASE("fuzz finding: an over-long $regex pattern is refused, not compiled", 
   CHECK(mcpspec::scenario::match({{"$regex", std::string(2000, 'a')}}, std::string(2000, 'a')).ok);
 }
 
+// matcher campaign (2026-11-25, round 8, UBSan): libstdc++ reads a back-reference number or a
+// repetition count into a long without an overflow check; "\\22222222222222222222" overflowed it
+// (undefined behaviour). Numbers of more than 9 digits are refused with the reason.
+TEST_CASE("fuzz finding: a $regex number too long for libstdc++ is refused", "[fuzz][regex]") {
+  for (const char* pattern : {R"(\22222222222222222222)", "a{22222222222222222222}", "a{1,22222222222222222222}"}) {
+    INFO(pattern);
+    try {
+      mcpspec::scenario::check_matcher({{"$regex", pattern}});
+      FAIL("accepted");
+    } catch (const mcpspec::scenario::MatcherError& e) {
+      CHECK_THAT(e.what(), Catch::Contains("a number of 20 digits") && Catch::Contains("at most 9"));
+    }
+  }
+  // Long digit runs as plain text, an escaped backslash or inside a class are fine.
+  CHECK(mcpspec::scenario::match({{"$regex", "^1700000000000123$"}}, std::string("1700000000000123")).ok);
+  CHECK(mcpspec::scenario::match({{"$regex", R"(\\12345678901)"}}, std::string("\\12345678901")).ok);
+  CHECK(mcpspec::scenario::match({{"$regex", "[{12345678901}]"}}, std::string("5")).ok);
+  // Nine digits pass this check; libstdc++'s own state limit then refuses the repetition.
+  CHECK_THROWS_WITH(mcpspec::scenario::match({{"$regex", "^a{999999999}$"}}, std::string("b")),
+                    Catch::Contains("does not compile"));
+}
+
 // ---------------------------------------------------------------------------------------------
 // message_parser_fuzz: json::parse throws out_of_range, not parse_error, for a number beyond a
 // double ("-2e+308"). Session::on_frame caught only parse_error, so `mcpspec run` against a
@@ -272,6 +294,26 @@ TEST_CASE("fuzz finding: a schema whose $ref leads only to itself is refused, no
   json via_definitions = {{"definitions", {{"id", {{"type", "string"}}}}}, {"items", {{"$ref", "#/definitions/id"}}}};
   CHECK(mcpspec::scenario::match({{"$conformsTo", via_definitions}}, json::array({"a"})).ok);
   CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", via_definitions}}, json::array({1})).ok);
+  // valijson's parser recurses once per nested schema: 300 nested "items" overflowed the stack
+  // under ASan. At most 128 are accepted, counting what references add.
+  auto nested_items = [](std::size_t levels, json inner) {
+    for (std::size_t i = 0; i < levels; ++i) inner = json{{"items", inner}};
+    return inner;
+  };
+  CHECK(mcpspec::scenario::match({{"$conformsTo", nested_items(127, json::object())}}, json::array()).ok);
+  for (const json& schema : {nested_items(128, json::object()),
+                             // 4 definitions of 40 levels, each leading to the next: 160 in all.
+                             [&] {
+                               json defs = json::object();
+                               for (int i = 0; i < 4; ++i)
+                                 defs["d" + std::to_string(i)] =
+                                     nested_items(39, i == 3 ? json::object() : json{{"$ref", "#/definitions/d" + std::to_string(i + 1)}});
+                               return json{{"definitions", defs}, {"$ref", "#/definitions/d0"}};
+                             }()}) {
+    auto r = mcpspec::scenario::match({{"$conformsTo", schema}}, json::array());
+    REQUIRE_FALSE(r.ok);
+    CHECK_THAT(r.mismatches.front(), Catch::Contains("at most 128 are supported"));
+  }
   json with_dollar_id = {{"$id", "x"}, {"type", "array"}, {"items", {{"$ref", "#"}}}};
   CHECK(mcpspec::scenario::match({{"$conformsTo", with_dollar_id}}, json::array({json::array()})).ok);
   CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", with_dollar_id}}, json::array({4})).ok);

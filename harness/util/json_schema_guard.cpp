@@ -1,0 +1,179 @@
+#include "harness/util/json_schema_guard.hpp"
+#include "harness/util/json_text.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace mcpspec {
+
+namespace {
+
+constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+
+bool names_keyword(const std::string& k) {
+  return k == "properties" || k == "patternProperties" || k == "definitions" || k == "$defs" || k == "dependencies";
+}
+bool data_keyword(const std::string& k) { return k == "const" || k == "enum" || k == "default" || k == "examples"; }
+bool base_uri_keyword(const std::string& k) { return k == "id" || k == "$id"; }
+
+// Every object in a schema place, and which schema holds it. A place is a schema, a map from
+// names to schemas (a property may be *named* "id"), or data (under const, enum, default,
+// examples), which is neither walked nor changed.
+struct SchemaGraph {
+  std::vector<nlohmann::json*> nodes;
+  std::vector<std::vector<std::size_t>> edges;  // to the schemas inside, and to a $ref's target
+  std::unordered_map<const nlohmann::json*, std::size_t> index;
+};
+
+SchemaGraph find_schemas(nlohmann::json& doc) {
+  enum class Place { Schema, Names };
+  struct Pending {
+    nlohmann::json* node;
+    Place place;
+    std::size_t holder;  // index of the schema this value sits in
+  };
+  SchemaGraph g;
+  std::vector<Pending> pending{{&doc, Place::Schema, kNone}};
+  while (!pending.empty()) {
+    auto [node, place, holder] = pending.back();
+    pending.pop_back();
+    if (node->is_array()) {
+      for (auto& item : *node) pending.push_back({&item, Place::Schema, holder});
+      continue;
+    }
+    if (!node->is_object()) continue;
+    if (place == Place::Names) {
+      for (auto& member : *node) pending.push_back({&member, Place::Schema, holder});
+      continue;
+    }
+    const std::size_t self = g.nodes.size();
+    g.nodes.push_back(node);
+    g.edges.emplace_back();
+    g.index.emplace(node, self);
+    if (holder != kNone) g.edges[holder].push_back(self);
+    for (auto it = node->begin(); it != node->end(); ++it) {
+      const std::string& k = it.key();
+      if (data_keyword(k) || base_uri_keyword(k)) continue;
+      pending.push_back({&it.value(), names_keyword(k) ? Place::Names : Place::Schema, self});
+    }
+  }
+  return g;
+}
+
+// The schema a node's "$ref" points at (nullptr: none, or nothing there).
+const nlohmann::json* ref_target(const nlohmann::json& doc, const nlohmann::json& node) {
+  auto ref = node.find("$ref");
+  if (ref == node.end() || !ref->is_string()) return nullptr;
+  const auto& text = ref->get_ref<const std::string&>();
+  if (!text.empty() && text[0] != '#')
+    throw std::runtime_error("$ref " + compact(*ref) + ": only references inside the schema (\"#/...\") are supported");
+  try {
+    nlohmann::json::json_pointer ptr(text.empty() ? "" : text.substr(1));
+    return doc.contains(ptr) ? &doc.at(ptr) : nullptr;
+  } catch (const nlohmann::json::exception&) {
+    throw std::runtime_error("$ref " + compact(*ref) + " is not a JSON Pointer (\"#/...\") into the schema");
+  }
+}
+
+// Adds an edge for each $ref and refuses references that land on no schema or only on
+// themselves.
+void add_references(const nlohmann::json& doc, SchemaGraph& g) {
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    const nlohmann::json* node = g.nodes[i];
+    if (!node->contains("$ref")) continue;
+    std::vector<const nlohmann::json*> chain{node};
+    for (const nlohmann::json* next = ref_target(doc, *node); next && next->is_object(); next = ref_target(doc, *next)) {
+      auto found = g.index.find(next);
+      if (found == g.index.end())
+        throw std::runtime_error("$ref " + compact(node->at("$ref")) +
+                                 " leads to a value that is not a schema (data under const, enum, default or examples, "
+                                 "a map of properties or definitions, or an id)");
+      if (chain.size() == 1) g.edges[i].push_back(found->second);
+      if (std::find(chain.begin(), chain.end(), next) != chain.end())
+        throw std::runtime_error("$ref " + compact(node->at("$ref")) + " only leads back to itself");
+      chain.push_back(next);
+    }
+  }
+}
+
+// An upper bound on how many schemas valijson holds on its stack at once. It parses each schema
+// once, so its recursion follows a path that visits no schema twice; such a path spends at most
+// all of a strongly connected group of schemas before it leaves the group for good. So: the
+// longest path through the groups, each weighing its size (Tarjan's algorithm, without recursion,
+// since the graph can be as deep as the document).
+std::size_t nesting_bound(const SchemaGraph& g) {
+  const std::size_t n = g.nodes.size();
+  std::vector<std::size_t> order(n, kNone), low(n, 0), group(n, kNone), stack;
+  std::vector<std::size_t> group_size;
+  std::vector<std::pair<std::size_t, std::size_t>> calls;  // node, next edge to look at
+  std::size_t counter = 0;
+  for (std::size_t start = 0; start < n; ++start) {
+    if (order[start] != kNone) continue;
+    auto enter = [&](std::size_t v) {
+      order[v] = low[v] = counter++;
+      stack.push_back(v);
+      calls.emplace_back(v, 0);
+    };
+    enter(start);
+    while (!calls.empty()) {
+      const std::size_t v = calls.back().first;
+      const std::size_t e = calls.back().second;
+      if (e < g.edges[v].size()) {
+        ++calls.back().second;
+        const std::size_t w = g.edges[v][e];
+        if (order[w] == kNone)
+          enter(w);
+        else if (group[w] == kNone)
+          low[v] = std::min(low[v], order[w]);
+        continue;
+      }
+      calls.pop_back();
+      if (!calls.empty()) low[calls.back().first] = std::min(low[calls.back().first], low[v]);
+      if (low[v] != order[v]) continue;
+      std::size_t size = 0, w = kNone;
+      do {
+        w = stack.back();
+        stack.pop_back();
+        group[w] = group_size.size();
+        ++size;
+      } while (w != v);
+      group_size.push_back(size);
+    }
+  }
+  // Groups come out with every group they lead to before them.
+  std::vector<std::vector<std::size_t>> members(group_size.size());
+  for (std::size_t v = 0; v < n; ++v) members[group[v]].push_back(v);
+  std::vector<std::size_t> longest(group_size.size(), 0);
+  std::size_t bound = 0;
+  for (std::size_t c = 0; c < group_size.size(); ++c) {
+    std::size_t after = 0;
+    for (std::size_t v : members[c])
+      for (std::size_t w : g.edges[v])
+        if (group[w] != c) after = std::max(after, longest[group[w]]);
+    longest[c] = group_size[c] + after;
+    bound = std::max(bound, longest[c]);
+  }
+  return bound;
+}
+
+}  // namespace
+
+void prepare_schema_for_valijson(nlohmann::json& doc) {
+  SchemaGraph g = find_schemas(doc);
+  add_references(doc, g);
+  const std::size_t nesting = nesting_bound(g);
+  if (nesting > kMaxSchemaNesting)
+    throw std::runtime_error("schemas nested up to " + std::to_string(nesting) + " deep (following $ref); at most " +
+                             std::to_string(kMaxSchemaNesting) + " are supported");
+  // Safe to erase now: no schema lies inside an "id" value (those are not walked, and a reference
+  // into one was refused).
+  for (nlohmann::json* node : g.nodes)
+    for (const char* key : {"id", "$id"}) node->erase(key);
+}
+
+}  // namespace mcpspec

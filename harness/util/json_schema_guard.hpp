@@ -1,0 +1,28 @@
+#pragma once
+// Makes a JSON Schema document safe to give valijson. valijson's schema parser recurses, and
+// libFuzzer campaigns found schemas on which it recursed until the stack overflowed. A server's
+// tool outputSchema can be any of them, so without this a server could crash mcpspec.
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+
+namespace mcpspec {
+
+// The most nested schemas (following $ref) valijson may have to hold on its stack at once. Under
+// ASan a chain of 300 nested "items" overflowed an 8 MiB stack; real schemas stay in the tens.
+inline constexpr std::size_t kMaxSchemaNesting = 128;
+
+// Changes `doc` in place, or throws std::runtime_error saying what it refuses:
+//  - "id"/"$id" in a schema are dropped (valijson takes them, even true or 5, for a base URI and
+//    then re-resolved a reference on every level); only references inside the document are
+//    followed, so they change nothing;
+//  - a "$ref" must be a JSON Pointer into the document ("#/definitions/a") that lands on a schema
+//    (valijson reads whatever it lands on as one, so data or a map of property names would bring
+//    back keywords this walk left alone);
+//  - a "$ref" chain that only leads back to itself ({"$ref": "#"}) is refused;
+//  - so is a schema nested deeper than kMaxSchemaNesting, counting every path valijson could
+//    take through references (a tree whose children $ref the root is fine: each schema is parsed
+//    once).
+void prepare_schema_for_valijson(nlohmann::json& doc);
+
+}  // namespace mcpspec
