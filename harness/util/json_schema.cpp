@@ -32,7 +32,7 @@ std::string to_pointer(const std::vector<std::string>& context) {
 
 CompiledSchema::CompiledSchema(const nlohmann::json& doc) : document_(doc), schema_(std::make_unique<valijson::Schema>()) {
   try {
-    prepare_schema_for_valijson(document_);
+    bounds_ = prepare_schema_for_valijson(document_);
     valijson::SchemaParser parser;
     valijson::adapters::NlohmannJsonAdapter adapter(document_);
     parser.populateSchema(adapter, *schema_);
@@ -48,6 +48,7 @@ CompiledSchema& CompiledSchema::operator=(CompiledSchema&&) noexcept = default;
 std::vector<JsonSchemaIssue> CompiledSchema::validate(const nlohmann::json& value, std::size_t max_issues) const {
   valijson::Validator validator;
   valijson::ValidationResults results;
+  check_validation_depth(bounds_, value);  // throws: valijson would overflow the stack
   valijson::adapters::NlohmannJsonAdapter target(value);
   std::vector<JsonSchemaIssue> out;
   try {

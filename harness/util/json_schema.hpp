@@ -1,6 +1,8 @@
 #pragma once
 // A compiled draft-07 JSON Schema (valijson) with readable issues: "/steps/3/expect_exit: ...".
 // Compiled once, then validated from any thread.
+#include "harness/util/json_schema_guard.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <memory>
@@ -26,12 +28,14 @@ class CompiledSchema {
   CompiledSchema(CompiledSchema&&) noexcept;
   CompiledSchema& operator=(CompiledSchema&&) noexcept;
 
-  // Issues, most specific (deepest pointer) first; at most `max_issues`.
+  // Issues, most specific (deepest pointer) first; at most `max_issues`. Throws std::runtime_error
+  // when the value is nested too deep for this schema to be checked without overflowing the stack.
   std::vector<JsonSchemaIssue> validate(const nlohmann::json& value, std::size_t max_issues = 8) const;
 
  private:
   nlohmann::json document_;  // valijson keeps references into the document it parsed
   std::unique_ptr<valijson::Schema> schema_;
+  SchemaBounds bounds_;
 };
 
 }  // namespace mcpspec

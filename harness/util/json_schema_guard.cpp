@@ -27,8 +27,17 @@ bool base_uri_keyword(const std::string& k) { return k == "id" || k == "$id"; }
 struct SchemaGraph {
   std::vector<nlohmann::json*> nodes;
   std::vector<std::vector<std::size_t>> edges;  // to the schemas inside, and to a $ref's target
+  // The subset valijson's validator follows without moving into a part of the value: a $ref and
+  // the combinators. A cycle of these recurses for ever on any value.
+  std::vector<std::vector<std::size_t>> same_value;
   std::unordered_map<const nlohmann::json*, std::size_t> index;
 };
+
+// Keywords whose schemas apply to the value itself, not to a part of it.
+bool same_value_keyword(const std::string& k) {
+  return k == "allOf" || k == "anyOf" || k == "oneOf" || k == "not" || k == "if" || k == "then" || k == "else" ||
+         k == "dependencies";
+}
 
 SchemaGraph find_schemas(nlohmann::json& doc) {
   enum class Place { Schema, Names };
@@ -36,30 +45,33 @@ SchemaGraph find_schemas(nlohmann::json& doc) {
     nlohmann::json* node;
     Place place;
     std::size_t holder;  // index of the schema this value sits in
+    bool same_value;     // reached from the holder by a same_value_keyword
   };
   SchemaGraph g;
-  std::vector<Pending> pending{{&doc, Place::Schema, kNone}};
+  std::vector<Pending> pending{{&doc, Place::Schema, kNone, false}};
   while (!pending.empty()) {
-    auto [node, place, holder] = pending.back();
+    auto [node, place, holder, same_value] = pending.back();
     pending.pop_back();
     if (node->is_array()) {
-      for (auto& item : *node) pending.push_back({&item, Place::Schema, holder});
+      for (auto& item : *node) pending.push_back({&item, Place::Schema, holder, same_value});
       continue;
     }
     if (!node->is_object()) continue;
     if (place == Place::Names) {
-      for (auto& member : *node) pending.push_back({&member, Place::Schema, holder});
+      for (auto& member : *node) pending.push_back({&member, Place::Schema, holder, same_value});
       continue;
     }
     const std::size_t self = g.nodes.size();
     g.nodes.push_back(node);
     g.edges.emplace_back();
+    g.same_value.emplace_back();
     g.index.emplace(node, self);
     if (holder != kNone) g.edges[holder].push_back(self);
+    if (holder != kNone && same_value) g.same_value[holder].push_back(self);
     for (auto it = node->begin(); it != node->end(); ++it) {
       const std::string& k = it.key();
       if (data_keyword(k) || base_uri_keyword(k)) continue;
-      pending.push_back({&it.value(), names_keyword(k) ? Place::Names : Place::Schema, self});
+      pending.push_back({&it.value(), names_keyword(k) ? Place::Names : Place::Schema, self, same_value_keyword(k)});
     }
   }
   return g;
@@ -93,7 +105,10 @@ void add_references(const nlohmann::json& doc, SchemaGraph& g) {
         throw std::runtime_error("$ref " + compact(node->at("$ref")) +
                                  " leads to a value that is not a schema (data under const, enum, default or examples, "
                                  "a map of properties or definitions, or an id)");
-      if (chain.size() == 1) g.edges[i].push_back(found->second);
+      if (chain.size() == 1) {
+        g.edges[i].push_back(found->second);
+        g.same_value[i].push_back(found->second);
+      }
       if (std::find(chain.begin(), chain.end(), next) != chain.end())
         throw std::runtime_error("$ref " + compact(node->at("$ref")) + " only leads back to itself");
       chain.push_back(next);
@@ -161,19 +176,79 @@ std::size_t nesting_bound(const SchemaGraph& g) {
   return bound;
 }
 
+// The most schemas the validator applies to one part of the value before it moves into a smaller
+// part: the longest path of same_value edges. A cycle of them ({"allOf": [{"$ref": "#"}]}) is
+// refused, since valijson would follow it for ever.
+std::size_t per_value_bound(const SchemaGraph& g) {
+  const std::size_t n = g.nodes.size();
+  enum class Mark : unsigned char { New, Open, Done };
+  std::vector<Mark> mark(n, Mark::New);
+  std::vector<std::size_t> longest(n, 1);
+  std::vector<std::pair<std::size_t, std::size_t>> calls;  // node, next edge to look at
+  std::size_t bound = n == 0 ? 0 : 1;
+  for (std::size_t start = 0; start < n; ++start) {
+    if (mark[start] != Mark::New) continue;
+    mark[start] = Mark::Open;
+    calls.emplace_back(start, 0);
+    while (!calls.empty()) {
+      const std::size_t v = calls.back().first;
+      const std::size_t e = calls.back().second;
+      if (e < g.same_value[v].size()) {
+        ++calls.back().second;
+        const std::size_t w = g.same_value[v][e];
+        if (mark[w] == Mark::Open)
+          throw std::runtime_error("a schema applies itself to the same value again through $ref and "
+                                   "allOf/anyOf/oneOf/not/if/then/else/dependencies, without moving into a part "
+                                   "of it (an endless loop)");
+        if (mark[w] == Mark::New) {
+          mark[w] = Mark::Open;
+          calls.emplace_back(w, 0);
+        }
+        continue;
+      }
+      calls.pop_back();
+      mark[v] = Mark::Done;
+      for (std::size_t w : g.same_value[v]) longest[v] = std::max(longest[v], longest[w] + 1);
+      bound = std::max(bound, longest[v]);
+    }
+  }
+  return bound;
+}
+
 }  // namespace
 
-void prepare_schema_for_valijson(nlohmann::json& doc) {
+SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc) {
   SchemaGraph g = find_schemas(doc);
   add_references(doc, g);
   const std::size_t nesting = nesting_bound(g);
   if (nesting > kMaxSchemaNesting)
     throw std::runtime_error("schemas nested up to " + std::to_string(nesting) + " deep (following $ref); at most " +
                              std::to_string(kMaxSchemaNesting) + " are supported");
+  SchemaBounds bounds{per_value_bound(g)};
   // Safe to erase now: no schema lies inside an "id" value (those are not walked, and a reference
   // into one was refused).
   for (nlohmann::json* node : g.nodes)
     for (const char* key : {"id", "$id"}) node->erase(key);
+  return bounds;
+}
+
+void check_validation_depth(const SchemaBounds& bounds, const nlohmann::json& value) {
+  // The value's depth, without recursion: a scalar is 0, a container one more than its deepest part.
+  std::size_t depth = 0;
+  std::vector<std::pair<const nlohmann::json*, std::size_t>> pending{{&value, 0}};
+  while (!pending.empty()) {
+    auto [node, level] = pending.back();
+    pending.pop_back();
+    if (!node->is_structured()) continue;
+    depth = std::max(depth, level + 1);
+    for (const auto& part : *node) pending.emplace_back(&part, level + 1);
+  }
+  const std::size_t stack = (depth + 1) * bounds.per_value;
+  if (stack > kMaxValidationNesting)
+    throw std::runtime_error("the value is nested " + std::to_string(depth) + " deep and the schema applies up to " +
+                             std::to_string(bounds.per_value) + " schemas at each level: " + std::to_string(stack) +
+                             " nested schema applications, at most " + std::to_string(kMaxValidationNesting) +
+                             " are supported");
 }
 
 }  // namespace mcpspec

@@ -12,6 +12,15 @@ namespace mcpspec {
 // ASan a chain of 300 nested "items" overflowed an 8 MiB stack; real schemas stay in the tens.
 inline constexpr std::size_t kMaxSchemaNesting = 128;
 
+// The most schema applications valijson's validator may have on its stack at once. It recurses
+// once per schema it applies: under ASan about 6 000 overflowed an 8 MiB stack, an optimized
+// build about 50 000. A 20-level value against a schema applying 10 per level needs 210.
+inline constexpr std::size_t kMaxValidationNesting = 2048;
+
+struct SchemaBounds {
+  std::size_t per_value = 0;  // the most schemas applied to one part of a value before a smaller part
+};
+
 // Changes `doc` in place, or throws std::runtime_error saying what it refuses:
 //  - "id"/"$id" in a schema are dropped (valijson takes them, even true or 5, for a base URI and
 //    then re-resolved a reference on every level); only references inside the document are
@@ -22,7 +31,13 @@ inline constexpr std::size_t kMaxSchemaNesting = 128;
 //  - a "$ref" chain that only leads back to itself ({"$ref": "#"}) is refused;
 //  - so is a schema nested deeper than kMaxSchemaNesting, counting every path valijson could
 //    take through references (a tree whose children $ref the root is fine: each schema is parsed
-//    once).
-void prepare_schema_for_valijson(nlohmann::json& doc);
+//    once);
+//  - so is a schema that applies itself to the same value again ({"allOf": [{"$ref": "#"}]}),
+//    which valijson's validator follows for ever.
+SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc);
+
+// Throws std::runtime_error when validating `value` could nest more than kMaxValidationNesting
+// schema applications: (the value's depth + 1) x bounds.per_value.
+void check_validation_depth(const SchemaBounds& bounds, const nlohmann::json& value);
 
 }  // namespace mcpspec

@@ -314,6 +314,34 @@ TEST_CASE("fuzz finding: a schema whose $ref leads only to itself is refused, no
     REQUIRE_FALSE(r.ok);
     CHECK_THAT(r.mismatches.front(), Catch::Contains("at most 128 are supported"));
   }
+  // valijson's validator recurses once per schema it applies. A schema applying itself to the
+  // same value again loops for ever; a long enough chain per level times a deep value overflowed
+  // the stack of an optimized build (100 nested allOf per level, a value 500 deep).
+  for (const char* text : {R"({"allOf": [{"$ref": "#"}]})", R"({"not": {"$ref": "#"}})",
+                           R"({"$ref": "#/definitions/a", "definitions": {"a": {"anyOf": [{"type": "string"}, {"$ref": "#"}]}}})"}) {
+    json schema = json::parse(text);
+    INFO(text);
+    auto r = mcpspec::scenario::match({{"$conformsTo", schema}}, json(0));
+    REQUIRE_FALSE(r.ok);
+    CHECK_THAT(r.mismatches.front(), Catch::Contains("an endless loop"));
+  }
+  auto nested_arrays = [](std::size_t depth) {
+    json v = json::array();
+    for (std::size_t i = 1; i < depth; ++i) v = json::array({v});
+    return v;
+  };
+  json per_level_100 = {{"$ref", "#"}};
+  for (int i = 0; i < 100; ++i) per_level_100 = json{{"allOf", json::array({per_level_100})}};
+  auto deep = mcpspec::scenario::match({{"$conformsTo", {{"items", per_level_100}}}}, nested_arrays(500));
+  REQUIRE_FALSE(deep.ok);
+  CHECK_THAT(deep.mismatches.front(), Catch::Contains("nested 500 deep") && Catch::Contains("at most 2048"));
+  // A tree schema applies 2 schemas per level: a value 500 deep is checked, one 1100 deep is not.
+  json tree_of_arrays = {{"type", "array"}, {"items", {{"$ref", "#"}}}};
+  CHECK(mcpspec::scenario::match({{"$conformsTo", tree_of_arrays}}, nested_arrays(500)).ok);
+  CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", tree_of_arrays}}, json::array({nested_arrays(499), 1})).ok);
+  auto too_deep = mcpspec::scenario::match({{"$conformsTo", tree_of_arrays}}, nested_arrays(1100));
+  REQUIRE_FALSE(too_deep.ok);
+  CHECK_THAT(too_deep.mismatches.front(), Catch::Contains("cannot check against the given schema"));
   json with_dollar_id = {{"$id", "x"}, {"type", "array"}, {"items", {{"$ref", "#"}}}};
   CHECK(mcpspec::scenario::match({{"$conformsTo", with_dollar_id}}, json::array({json::array()})).ok);
   CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", with_dollar_id}}, json::array({4})).ok);
