@@ -2,6 +2,7 @@
 #include "harness/util/json_pointer.hpp"
 
 #include "harness/protocol/schema_dialect.hpp"
+#include "harness/util/json_schema_guard.hpp"
 #include "harness/util/resources.hpp"
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -63,6 +64,7 @@ struct SchemaRegistry::VersionData {
   bool message_defs_have_envelope = false;
   std::vector<std::string> notes;
   json document;                     // kept alive alongside the compiled schema it was read from
+  SchemaBounds bounds;               // how deep valijson may recurse on it (checked for user files)
   std::unique_ptr<valijson::Schema> schema;
   StringMap<const valijson::Subschema*> definitions;
   std::vector<std::string> names;    // sorted
@@ -105,6 +107,9 @@ void compile(VersionData& vd, json document, bool draft4) {
   valijson::SchemaParser parser(draft4 ? valijson::SchemaParser::kDraft4 : valijson::SchemaParser::kDraft7);
   valijson::adapters::NlohmannJsonAdapter adapter(document);
   try {
+    // A schema file from the user could make valijson recurse until the stack overflows (a $ref
+    // cycle, a combinator applying a definition to itself): refused with the reason.
+    vd.bounds = prepare_schema_for_valijson(document);
     parser.populateSchema(adapter, *vd.schema);
   } catch (const std::exception& e) {
     throw std::runtime_error(vd.origin + ": the schema cannot be compiled: " + e.what());
@@ -505,6 +510,9 @@ class Check {
       return;
     }
     try {
+      // Our own schemas are fuzzed against messages as deep as the reader allows; a user's file
+      // could nest schemas per level deeply enough to overflow the stack on a deep message.
+      if (!vd_.builtin) check_validation_depth(vd_.bounds, value);
       valijson::Validator validator;
       valijson::adapters::NlohmannJsonAdapter target(value);
       if (validator.validate(*schema, target, nullptr)) return;  // fast path: no error bookkeeping

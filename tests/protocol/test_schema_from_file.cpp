@@ -136,6 +136,10 @@ TEST_CASE("from_file refuses what it cannot use, saying which file and what is w
   refuse(R"({"definitions":{"A":{"type":"strung"}}})", "cannot be compiled");
   refuse(R"({"$schema":"https://json-schema.org/draft/2020-12/schema","$defs":{"A":{"items":[{}]}}})",
          "'items' as an array");
+  // valijson would apply these to the same value for ever (stack overflow): refused with the reason.
+  refuse(R"({"definitions":{"JSONRPCMessage":{"allOf":[{"$ref":"#/definitions/JSONRPCMessage"}]}}})", "an endless loop");
+  refuse(R"({"definitions":{"JSONRPCMessage":{"$ref":"#/definitions/B"},"B":{"$ref":"#/definitions/JSONRPCMessage"}}})",
+         "only leads back to itself");
 
   std::string missing = error_of([] { SchemaRegistry::from_file("/nonexistent/schema.json", "2025-11-25"); });
   CHECK(missing.find("/nonexistent/schema.json") != std::string::npos);
@@ -202,4 +206,23 @@ TEST_CASE("the committed schema files are what the generator produces", "[schema
   }
   const std::string command = "python3 '" + mcpspec::test::source_dir() + "/harness/protocol/schemas/generator/build.py' --check";
   CHECK(std::system(command.c_str()) == 0);
+}
+
+TEST_CASE("a user's schema file cannot make validation overflow the stack", "[schema]") {
+  // Deep applies 100 nested allOf to each level of an array: a value 500 deep would nest 50 000
+  // schema applications in valijson, which overflowed the stack of an optimized build.
+  json deep = {{"$ref", "#/definitions/Deep"}};
+  for (int i = 0; i < 100; ++i) deep = json{{"allOf", json::array({deep})}};
+  json file = {{"definitions", {{"JSONRPCMessage", {{"type", "object"}}}, {"Deep", {{"type", "array"}, {"items", deep}}}}}};
+  TempFile path(file.dump());
+  auto registry = SchemaRegistry::from_file(path.path(), "x");
+  json value = json::array();
+  for (int i = 1; i < 500; ++i) value = json::array({value});
+  auto outcome = registry->validate_definition(value, "x", "Deep");
+  CHECK_FALSE(outcome.valid);
+  REQUIRE_FALSE(outcome.issues.empty());
+  CHECK_THAT(outcome.issues.front().message, Catch::Contains("could not be applied") && Catch::Contains("at most 2048"));
+  // A shallow value is checked as usual.
+  CHECK(registry->validate_definition(json::array({json::array()}), "x", "Deep").valid);
+  CHECK_FALSE(registry->validate_definition(json::array({1}), "x", "Deep").valid);
 }
