@@ -105,6 +105,7 @@ void compile(VersionData& vd, json document, bool draft4) {
 
   vd.schema = std::make_unique<valijson::Schema>();
   valijson::SchemaParser parser(draft4 ? valijson::SchemaParser::kDraft4 : valijson::SchemaParser::kDraft7);
+  add_guarded_keywords(parser);
   valijson::adapters::NlohmannJsonAdapter adapter(document);
   try {
     // A schema file from the user could make valijson recurse until the stack overflows (a $ref

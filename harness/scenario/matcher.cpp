@@ -12,7 +12,7 @@
 
 #include "harness/scenario/matcher_formats.hpp"
 #include "harness/scenario/matcher_ops.hpp"
-#include "harness/scenario/matcher_regex.hpp"
+#include "harness/util/bounded_regex.hpp"
 #include "harness/scenario/matcher_values.hpp"
 
 namespace mcpspec::scenario {
@@ -238,12 +238,15 @@ class Evaluator {
                                std::to_string(kMaxRegexInput) + "-byte limit for $regex " + shown + ": " +
                                show(value, 60));
     try {
-      auto re = detail::compiled_regex(pattern);
-      if (re->states * std::max<std::size_t>(s.size(), 1) > detail::kMaxRegexWork)
-        return fail(loc.ptr, "$regex " + shown + " is too costly on a string of " + std::to_string(s.size()) +
-                                 " bytes (pattern size x string length is limited): " + show(value, 60));
-      if (!std::regex_match(s, re->finder))
-        fail(loc.ptr, "expected a string matching " + shown + ", got " + show(value));
+      switch (find_bounded(pattern, s)) {
+        case RegexFind::Found:
+          return;
+        case RegexFind::TooCostly:
+          return fail(loc.ptr, "$regex " + shown + " is too costly on a string of " + std::to_string(s.size()) +
+                                   " bytes (pattern size x string length is limited): " + show(value, 60));
+        case RegexFind::NotFound:
+          return fail(loc.ptr, "expected a string matching " + shown + ", got " + show(value));
+      }
     } catch (const std::regex_error& e) {
       // libstdc++ gives up on some pattern/input pairs (error_complexity, error_stack).
       fail(loc.ptr, "regex " + shown + " could not be evaluated on " + show(value, 60) + ": " + e.what());

@@ -5,7 +5,7 @@
 
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/matcher_ops.hpp"
-#include "harness/scenario/matcher_regex.hpp"
+#include "harness/util/bounded_regex.hpp"
 #include "harness/scenario/matcher_values.hpp"
 
 namespace mcpspec::scenario {
@@ -129,7 +129,7 @@ void Checker::operator_arg(const std::string& op, const json& arg, const json& w
   if (op == "$regex") {
     if (!arg.is_string()) throw MatcherError(ptr, "$regex takes a pattern string, got " + show(arg));
     try {
-      detail::compiled_regex(arg.get<std::string>());
+      compiled_regex(arg.get<std::string>());
     } catch (const std::regex_error& e) {
       throw MatcherError(ptr, "pattern " + show(arg) + " does not compile as an ECMAScript regex: " + e.what());
     }

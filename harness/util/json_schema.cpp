@@ -34,6 +34,7 @@ CompiledSchema::CompiledSchema(const nlohmann::json& doc) : document_(doc), sche
   try {
     bounds_ = prepare_schema_for_valijson(document_);
     valijson::SchemaParser parser;
+    add_guarded_keywords(parser);
     valijson::adapters::NlohmannJsonAdapter adapter(document_);
     parser.populateSchema(adapter, *schema_);
   } catch (const std::exception& e) {

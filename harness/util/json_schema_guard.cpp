@@ -1,5 +1,13 @@
 #include "harness/util/json_schema_guard.hpp"
+#include "harness/util/bounded_regex.hpp"
 #include "harness/util/json_text.hpp"
+
+#include <valijson/constraint_builder.hpp>
+#include <valijson/constraints/concrete_constraints.hpp>
+#include <valijson/schema_parser.hpp>
+#include <valijson/validation_results.hpp>
+
+#include <new>
 
 #include <algorithm>
 #include <limits>
@@ -20,6 +28,61 @@ bool names_keyword(const std::string& k) {
 }
 bool data_keyword(const std::string& k) { return k == "const" || k == "enum" || k == "default" || k == "examples"; }
 bool base_uri_keyword(const std::string& k) { return k == "id" || k == "$id"; }
+
+// "pattern" under a name valijson does not know, so that its own std::regex check never runs.
+constexpr const char* kBoundedPattern = "x-mcpspec-bounded-pattern";
+
+// "pattern", checked with bounded_regex: linear in the string, no recursion per character.
+class BoundedPatternConstraint : public valijson::constraints::PolyConstraint {
+ public:
+  explicit BoundedPatternConstraint(std::string pattern) : pattern_(std::move(pattern)) {}
+
+  bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
+                valijson::ValidationResults* results) const override {
+    if (!target.isString()) return true;
+    const std::string subject = target.asString();
+    std::string problem;
+    try {
+      switch (find_bounded(pattern_, subject)) {
+        case RegexFind::Found:
+          return true;
+        case RegexFind::NotFound:
+          problem = "does not match the pattern " + compact(pattern_);
+          break;
+        case RegexFind::TooCostly:
+          problem = "the pattern " + compact(pattern_) + " is too costly to check on a string of " +
+                    std::to_string(subject.size()) + " bytes";
+          break;
+      }
+    } catch (const std::regex_error& e) {
+      problem = "the pattern " + compact(pattern_) + " could not be evaluated: " + e.what();
+    }
+    if (results) results->pushError(context, problem);
+    return false;
+  }
+
+ private:
+  valijson::constraints::Constraint* cloneInto(void* where) const override {
+    return new (where) BoundedPatternConstraint(*this);
+  }
+  size_t sizeOf() const override { return sizeof(BoundedPatternConstraint); }
+
+  std::string pattern_;
+};
+
+class BoundedPatternBuilder : public valijson::ConstraintBuilder {
+ public:
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override {
+    if (!value.isString()) throw std::runtime_error("\"pattern\" must be a string");
+    std::string pattern = value.asString();
+    compiled_regex(pattern);  // refuses, with the reason, what bounded_regex cannot run
+    return new BoundedPatternConstraint(std::move(pattern));
+  }
+};
+
+bool regex_format(const nlohmann::json& format) {
+  return format.is_string() && (format == "date" || format == "time" || format == "date-time");
+}
 
 // Every object in a schema place, and which schema holds it. A place is a schema, a map from
 // names to schemas (a property may be *named* "id"), or data (under const, enum, default,
@@ -225,11 +288,28 @@ SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc) {
     throw std::runtime_error("schemas nested up to " + std::to_string(nesting) + " deep (following $ref); at most " +
                              std::to_string(kMaxSchemaNesting) + " are supported");
   SchemaBounds bounds{per_value_bound(g)};
-  // Safe to erase now: no schema lies inside an "id" value (those are not walked, and a reference
-  // into one was refused).
-  for (nlohmann::json* node : g.nodes)
+  for (const nlohmann::json* node : g.nodes) {
+    auto pp = node->find("patternProperties");
+    if (pp != node->end() && pp->is_object() && !pp->empty())
+      throw std::runtime_error("patternProperties is not supported: valijson matches it with a backtracking regex "
+                               "(exponential time, or a stack overflow on a long property name)");
+  }
+  // Safe to change now: no schema lies inside an "id" value (those are not walked, and a
+  // reference into one was refused), and a "pattern" or "format" value is a string.
+  for (nlohmann::json* node : g.nodes) {
     for (const char* key : {"id", "$id"}) node->erase(key);
+    if (auto it = node->find("pattern"); it != node->end() && it->is_string()) {
+      nlohmann::json pattern = std::move(*it);
+      node->erase(it);
+      (*node)[kBoundedPattern] = std::move(pattern);
+    }
+    if (auto it = node->find("format"); it != node->end() && regex_format(*it)) node->erase(it);
+  }
   return bounds;
+}
+
+void add_guarded_keywords(valijson::SchemaParser& parser) {
+  parser.addConstraintBuilder(kBoundedPattern, new BoundedPatternBuilder());
 }
 
 void check_validation_depth(const SchemaBounds& bounds, const nlohmann::json& value) {

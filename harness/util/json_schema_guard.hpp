@@ -6,6 +6,10 @@
 
 #include <cstddef>
 
+namespace valijson {
+class SchemaParser;
+}
+
 namespace mcpspec {
 
 // The most nested schemas (following $ref) valijson may have to hold on its stack at once. Under
@@ -33,8 +37,17 @@ struct SchemaBounds {
 //    take through references (a tree whose children $ref the root is fine: each schema is parsed
 //    once);
 //  - so is a schema that applies itself to the same value again ({"allOf": [{"$ref": "#"}]}),
-//    which valijson's validator follows for ever.
+//    which valijson's validator follows for ever;
+//  - valijson matches "pattern" with std::regex's backtracking executor: exponential time on
+//    {"pattern": "(a+)+$"} and a stack overflow on a long string. "pattern" is renamed so that
+//    the parser set up by add_guarded_keywords checks it with bounded_regex instead;
+//    "patternProperties" (matched the same way, on property names) is refused; "format" date,
+//    time and date-time (fixed std::regex patterns in valijson, same stack problem) are dropped.
 SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc);
+
+// Teaches a valijson parser the keywords prepare_schema_for_valijson renamed. Use on every parser
+// given a prepared document.
+void add_guarded_keywords(valijson::SchemaParser& parser);
 
 // Throws std::runtime_error when validating `value` could nest more than kMaxValidationNesting
 // schema applications: (the value's depth + 1) x bounds.per_value.

@@ -342,6 +342,27 @@ TEST_CASE("fuzz finding: a schema whose $ref leads only to itself is refused, no
   auto too_deep = mcpspec::scenario::match({{"$conformsTo", tree_of_arrays}}, nested_arrays(1100));
   REQUIRE_FALSE(too_deep.ok);
   CHECK_THAT(too_deep.mismatches.front(), Catch::Contains("cannot check against the given schema"));
+  // valijson matched "pattern" with std::regex's backtracking executor: exponential on (a+)+$ (a
+  // server's outputSchema kept mcpspec busy for minutes), a stack overflow on a long string. It is
+  // checked with bounded_regex instead; patternProperties is refused; date formats are dropped.
+  auto pattern_result = mcpspec::scenario::match({{"$conformsTo", {{"pattern", "(a+)+$"}}}}, std::string(30, 'a') + "b");
+  REQUIRE_FALSE(pattern_result.ok);
+  CHECK_THAT(pattern_result.mismatches.front(), Catch::Contains("does not match the pattern"));
+  CHECK(mcpspec::scenario::match({{"$conformsTo", {{"pattern", "(a+)+$"}}}}, std::string(30, 'a')).ok);
+  CHECK(mcpspec::scenario::match({{"$conformsTo", {{"pattern", "^b*a$"}}}}, std::string(200000, 'b') + "a").ok);
+  CHECK(mcpspec::scenario::match({{"$conformsTo", {{"pattern", "^[0-9]+$"}}}}, std::string("123")).ok);
+  CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", {{"pattern", "^[0-9]+$"}}}}, std::string("12a")).ok);
+  CHECK(mcpspec::scenario::match({{"$conformsTo", {{"pattern", "^[0-9]+$"}}}}, json(12)).ok);  // only strings
+  CHECK(mcpspec::scenario::match({{"$conformsTo", {{"format", "date"}}}}, std::string(200000, '1')).ok);
+  auto bad_pattern = mcpspec::scenario::match({{"$conformsTo", {{"pattern", "(\\1)"}}}}, std::string("x"));
+  REQUIRE_FALSE(bad_pattern.ok);
+  CHECK_THAT(bad_pattern.mismatches.front(), Catch::Contains("cannot check against the given schema"));
+  auto pattern_properties = mcpspec::scenario::match({{"$conformsTo", {{"patternProperties", {{"^x", json::object()}}}}}}, json::object());
+  REQUIRE_FALSE(pattern_properties.ok);
+  CHECK_THAT(pattern_properties.mismatches.front(), Catch::Contains("patternProperties is not supported"));
+  json named_pattern = {{"properties", {{"pattern", {{"type", "string"}}}}}};
+  CHECK(mcpspec::scenario::match({{"$conformsTo", named_pattern}}, json{{"pattern", "x"}}).ok);
+  CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", named_pattern}}, json{{"pattern", 5}}).ok);
   json with_dollar_id = {{"$id", "x"}, {"type", "array"}, {"items", {{"$ref", "#"}}}};
   CHECK(mcpspec::scenario::match({{"$conformsTo", with_dollar_id}}, json::array({json::array()})).ok);
   CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", with_dollar_id}}, json::array({4})).ok);

@@ -1,10 +1,11 @@
 #pragma once
-// Private to the matcher: compiled $regex patterns, shared by every thread that runs matchers.
+// Regexes from outside (scenario $regex patterns, JSON Schema "pattern" keywords from servers) run in
+// bounded time and stack: compiled once, shared by every thread.
 #include <memory>
 #include <regex>
 #include <string>
 
-namespace mcpspec::scenario::detail {
+namespace mcpspec {
 
 // A $regex pattern ready to run in bounded time. libstdc++'s default (backtracking) executor takes
 // exponential time on patterns like (a+)+$: 28 characters kept it busy for over a minute (found
@@ -34,4 +35,10 @@ inline constexpr std::size_t kMaxRegexPattern = 2000;
 // cache is later emptied.
 std::shared_ptr<const CompiledRegex> compiled_regex(const std::string& pattern);
 
-}  // namespace mcpspec::scenario::detail
+enum class RegexFind { Found, NotFound, TooCostly };
+
+// Whether `pattern` occurs anywhere in `subject`, unless states x length exceeds kMaxRegexWork.
+// Throws std::regex_error as compiled_regex does, and when libstdc++ gives up (error_complexity).
+RegexFind find_bounded(const std::string& pattern, const std::string& subject);
+
+}  // namespace mcpspec

@@ -1,4 +1,4 @@
-#include "harness/scenario/matcher_regex.hpp"
+#include "harness/util/bounded_regex.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -8,7 +8,7 @@
 #include <vector>
 #include <unordered_map>
 
-namespace mcpspec::scenario::detail {
+namespace mcpspec {
 
 namespace {
 
@@ -149,4 +149,10 @@ std::shared_ptr<const CompiledRegex> compiled_regex(const std::string& pattern) 
   return cache().emplace(pattern, std::move(compiled)).first->second;
 }
 
-}  // namespace mcpspec::scenario::detail
+RegexFind find_bounded(const std::string& pattern, const std::string& subject) {
+  auto re = compiled_regex(pattern);
+  if (re->states * std::max<std::size_t>(subject.size(), 1) > kMaxRegexWork) return RegexFind::TooCostly;
+  return std::regex_match(subject, re->finder) ? RegexFind::Found : RegexFind::NotFound;
+}
+
+}  // namespace mcpspec
