@@ -23,6 +23,18 @@ namespace {
 
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
 
+// Depth-first walks without recursion (a schema graph can be as deep as its document): a stack
+// of (node, index of its next edge). One step gives the next edge (from, to) of the node on top,
+// or (from, kNone) once it has none left, popping it.
+using Walk = std::vector<std::pair<std::size_t, std::size_t>>;
+std::pair<std::size_t, std::size_t> next_edge(Walk& walk, const std::vector<std::vector<std::size_t>>& edges) {
+  auto& [from, next] = walk.back();
+  if (next < edges[from].size()) return {from, edges[from][next++]};
+  const std::size_t done = from;
+  walk.pop_back();
+  return {done, kNone};
+}
+
 bool names_keyword(const std::string& k) {
   return k == "properties" || k == "patternProperties" || k == "definitions" || k == "$defs" || k == "dependencies";
 }
@@ -188,7 +200,7 @@ std::size_t nesting_bound(const SchemaGraph& g) {
   const std::size_t n = g.nodes.size();
   std::vector<std::size_t> order(n, kNone), low(n, 0), group(n, kNone), stack;
   std::vector<std::size_t> group_size;
-  std::vector<std::pair<std::size_t, std::size_t>> calls;  // node, next edge to look at
+  Walk calls;
   std::size_t counter = 0;
   for (std::size_t start = 0; start < n; ++start) {
     if (order[start] != kNone) continue;
@@ -199,27 +211,23 @@ std::size_t nesting_bound(const SchemaGraph& g) {
     };
     enter(start);
     while (!calls.empty()) {
-      const std::size_t v = calls.back().first;
-      const std::size_t e = calls.back().second;
-      if (e < g.edges[v].size()) {
-        ++calls.back().second;
-        const std::size_t w = g.edges[v][e];
+      const auto [v, w] = next_edge(calls, g.edges);
+      if (w != kNone) {
         if (order[w] == kNone)
           enter(w);
         else if (group[w] == kNone)
           low[v] = std::min(low[v], order[w]);
         continue;
       }
-      calls.pop_back();
       if (!calls.empty()) low[calls.back().first] = std::min(low[calls.back().first], low[v]);
       if (low[v] != order[v]) continue;
-      std::size_t size = 0, w = kNone;
+      std::size_t size = 0, member = kNone;
       do {
-        w = stack.back();
+        member = stack.back();
         stack.pop_back();
-        group[w] = group_size.size();
+        group[member] = group_size.size();
         ++size;
-      } while (w != v);
+      } while (member != v);
       group_size.push_back(size);
     }
   }
@@ -247,18 +255,15 @@ std::size_t per_value_bound(const SchemaGraph& g) {
   enum class Mark : unsigned char { New, Open, Done };
   std::vector<Mark> mark(n, Mark::New);
   std::vector<std::size_t> longest(n, 1);
-  std::vector<std::pair<std::size_t, std::size_t>> calls;  // node, next edge to look at
+  Walk calls;
   std::size_t bound = n == 0 ? 0 : 1;
   for (std::size_t start = 0; start < n; ++start) {
     if (mark[start] != Mark::New) continue;
     mark[start] = Mark::Open;
     calls.emplace_back(start, 0);
     while (!calls.empty()) {
-      const std::size_t v = calls.back().first;
-      const std::size_t e = calls.back().second;
-      if (e < g.same_value[v].size()) {
-        ++calls.back().second;
-        const std::size_t w = g.same_value[v][e];
+      const auto [v, w] = next_edge(calls, g.same_value);
+      if (w != kNone) {
         if (mark[w] == Mark::Open)
           throw std::runtime_error("a schema applies itself to the same value again through $ref and "
                                    "allOf/anyOf/oneOf/not/if/then/else/dependencies, without moving into a part "
@@ -269,9 +274,8 @@ std::size_t per_value_bound(const SchemaGraph& g) {
         }
         continue;
       }
-      calls.pop_back();
       mark[v] = Mark::Done;
-      for (std::size_t w : g.same_value[v]) longest[v] = std::max(longest[v], longest[w] + 1);
+      for (std::size_t next : g.same_value[v]) longest[v] = std::max(longest[v], longest[next] + 1);
       bound = std::max(bound, longest[v]);
     }
   }
