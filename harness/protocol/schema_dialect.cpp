@@ -1,5 +1,6 @@
 #include "harness/protocol/schema_dialect.hpp"
 #include "harness/util/json_pointer.hpp"
+#include "harness/util/json_schema_keywords.hpp"
 
 #include <algorithm>
 #include <array>
@@ -23,8 +24,6 @@ constexpr std::array kUnsupported = {
 // Keywords whose value is one schema, a map of schemas, or an array of schemas.
 constexpr std::array kSchemaValued = {"additionalProperties", "additionalItems", "contains",
                                       "propertyNames", "if", "then", "else", "not"};
-constexpr std::array kSchemaMaps = {"properties", "patternProperties", "definitions", "$defs",
-                                    "dependencies"};
 constexpr std::array kSchemaArrays = {"allOf", "anyOf", "oneOf"};
 
 // Siblings of $ref that carry no constraint, so draft-07 dropping them changes nothing.
@@ -32,13 +31,9 @@ constexpr std::array kAnnotations = {"description", "title", "$comment", "exampl
                                      "deprecated", "readOnly", "writeOnly", "$id", "id", "$schema",
                                      "definitions", "$defs"};
 
-// Formats valijson checks with std::regex (stack-hungry on long input).
-constexpr std::array kRegexFormats = {"date", "time", "date-time"};
-
-template <typename Array>
-bool contains(const Array& names, std::string_view key) {
-  return std::find(names.begin(), names.end(), key) != names.end();
-}
+using schema_keywords::contains;
+using schema_keywords::kRegexFormats;
+using schema_keywords::kSchemaMaps;
 
 std::string child(const std::string& pointer, std::string_view token) { return pointer_child(pointer, token); }
 

@@ -1,5 +1,6 @@
 #include "harness/util/json_schema_guard.hpp"
 #include "harness/util/bounded_regex.hpp"
+#include "harness/util/json_schema_keywords.hpp"
 #include "harness/util/json_text.hpp"
 
 #include <valijson/constraint_builder.hpp>
@@ -35,9 +36,7 @@ std::pair<std::size_t, std::size_t> next_edge(Walk& walk, const std::vector<std:
   return {done, kNone};
 }
 
-bool names_keyword(const std::string& k) {
-  return k == "properties" || k == "patternProperties" || k == "definitions" || k == "$defs" || k == "dependencies";
-}
+bool names_keyword(const std::string& k) { return schema_keywords::contains(schema_keywords::kSchemaMaps, k); }
 bool data_keyword(const std::string& k) { return k == "const" || k == "enum" || k == "default" || k == "examples"; }
 bool base_uri_keyword(const std::string& k) { return k == "id" || k == "$id"; }
 
@@ -93,7 +92,8 @@ class BoundedPatternBuilder : public valijson::ConstraintBuilder {
 };
 
 bool regex_format(const nlohmann::json& format) {
-  return format.is_string() && (format == "date" || format == "time" || format == "date-time");
+  return format.is_string() &&
+         schema_keywords::contains(schema_keywords::kRegexFormats, format.get_ref<const std::string&>());
 }
 
 // Every object in a schema place, and which schema holds it. A place is a schema, a map from
