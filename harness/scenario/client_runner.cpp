@@ -206,6 +206,7 @@ class ClientExecution {
 
   void match_or_fail(const json& step, const json& matcher, const json& message, const std::string& what) {
     auto m = match(matcher, message);
+    if (!m.ok && m.mismatches.empty()) throw_cannot_check(what, m);
     if (!m.ok) {
       std::string diff;
       for (const auto& line : m.mismatches) diff += line + "\n";
@@ -339,12 +340,9 @@ class ClientExecution {
       std::size_t which = 0;
       auto got = session_.take(
           [&](const InboundMessage& m) {
-            for (std::size_t i = 0; i < pending.size(); ++i)
-              if (match(pending[i], m.json).ok) {
-                which = i;
-                return true;
-              }
-            return false;
+            auto picked = pick_expectation(pending, m.json);
+            if (picked) which = *picked;
+            return picked.has_value();
           },
           dl);
       if (!got) {
@@ -381,7 +379,7 @@ class ClientExecution {
     json matcher = subst(step["expect_no"]);
     session_.wait_until(Deadline::after_ms(step["for_ms"].get<int>()).earliest(scenario_deadline_));
     for (const auto& m : session_.inbox())
-      if (match(matcher, m.json).ok)
+      if (filter_matches(matcher, m.json, "a message against expect_no"))
         fail(step, "a message arrived that must not", "nothing matching " + compact(matcher), pretty(m.json));
   }
 

@@ -41,6 +41,16 @@ const CompiledSchema& scenario_schema() {
   return schema;
 }
 
+// A file too deep, or with a string too long for a "pattern", to be checked: a load error, like
+// any other way the file fails the scenario schema.
+std::vector<JsonSchemaIssue> scenario_schema_issues(const nlohmann::json& doc) {
+  try {
+    return scenario_schema().validate(doc);
+  } catch (const SchemaBeyondLimits& e) {
+    return {{"", std::string("cannot be checked against the scenario schema: ") + e.what()}};
+  }
+}
+
 const std::vector<std::string> kActions = {
     "send", "send_raw", "request", "notify", "expect", "expect_unordered", "expect_silence_ms", "expect_no",
     "collect", "check", "sleep_ms", "await_answers_ms", "list", "foreach", "close_stdin", "expect_exit", "signal", "kill", "restart",
@@ -202,7 +212,7 @@ nlohmann::json load_fixture(const Scenario& s, std::vector<LoadError>& errors) {
   nlohmann::json wrapper = {{"id", "fixture"}, {"title", "fixture"}, {"role", "server"},
                             {"requirements", {"fixture"}}, {"level", "MUST"}, {"steps", (*doc)["steps"]}};
   std::size_t before = errors.size();
-  for (auto& issue : scenario_schema().validate(wrapper)) errors.push_back({*path, issue.pointer, issue.message});
+  for (auto& issue : scenario_schema_issues(wrapper)) errors.push_back({*path, issue.pointer, issue.message});
   if (errors.size() == before) check_steps((*doc)["steps"], "/steps", *path, errors);
   if (errors.size() == before) check_role_actions(s.role, (*doc)["steps"], "/steps", *path, errors);
   return errors.size() == before ? (*doc)["steps"] : nlohmann::json::array();
@@ -210,7 +220,7 @@ nlohmann::json load_fixture(const Scenario& s, std::vector<LoadError>& errors) {
 
 void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutcome& out) {
   std::size_t before = out.errors.size();
-  for (auto& issue : scenario_schema().validate(doc)) out.errors.push_back({file, issue.pointer, issue.message});
+  for (auto& issue : scenario_schema_issues(doc)) out.errors.push_back({file, issue.pointer, issue.message});
   if (out.errors.size() != before) return;
   Scenario s;
   s.file = file;

@@ -59,10 +59,17 @@ bool accepts_absence(const std::string& op) {
   return op == "$absent" || op == "$not" || op == "$anyOf" || op == "$allOf" || op == "$in";
 }
 
+// Three answers, not two: a check mcpspec cannot make (a $regex too costly on the string, a
+// $conformsTo schema beyond its limits) is Undecided. Read as a mismatch it would FAIL a target
+// that may be right, and under $not it would PASS one that may be wrong. Undecided combines like
+// unknown in three-valued logic: all-of is a mismatch if any part is, else undecided if any part
+// is; any-of matches if any option does, else undecided if any option is; $not keeps it.
+enum class Answer { Match, Mismatch, Undecided };
+
 class Evaluator {
  public:
-  // A probe only answers "does it match" (for $anyOf, $in, $not, ...): it records no lines and
-  // stops at the first mismatch.
+  // A probe only answers "does it match" (for $anyOf, $in, $not, ...): it records no mismatch
+  // lines and stops at the first mismatch. It does keep the reasons for an undecided answer.
   explicit Evaluator(bool probe) : probe_(probe) {}
 
   void eval(const json& m, const json* v, const Loc& loc, int depth) {
@@ -81,6 +88,7 @@ class Evaluator {
   bool failed() const { return failed_; }
   bool truncated() const { return truncated_; }
   std::vector<std::string>& lines() { return lines_; }
+  std::vector<std::string>& undecided_lines() { return undecided_; }
   json& captured() { return captured_; }
 
  private:
@@ -98,6 +106,16 @@ class Evaluator {
       truncated_ = true;
   }
 
+  // A check that could not be made. Never stops the walk: a later mismatch still decides.
+  void cannot(const std::string& ptr, const std::string& text) {
+    add_undecided(detail::pointer_label(ptr) + ": " + text);
+  }
+  void add_undecided(std::string line) {
+    if (undecided_.size() < detail::kMaxMismatches &&
+        std::find(undecided_.begin(), undecided_.end(), line) == undecided_.end())
+      undecided_.push_back(std::move(line));
+  }
+
   void fail_missing(const Loc& loc, const std::string& expected) {
     std::string suffix = expected.empty() ? "" : " (expected " + expected + ")";
     if (loc.member)
@@ -106,13 +124,29 @@ class Evaluator {
       fail(loc.ptr, "missing value" + suffix);  // unreachable: only members can be absent
   }
 
-  // Runs `m` on its own; on success keeps its captures unless told not to.
-  bool probe(const json& m, const json* v, const Loc& loc, int depth, bool keep_captures = true) {
+  // Runs `m` on its own; on a match keeps its captures unless told not to. An undecided answer
+  // leaves its reasons in `why`.
+  Answer probe(const json& m, const json* v, const Loc& loc, int depth, std::vector<std::string>& why,
+               bool keep_captures = true) {
     Evaluator sub(true);
     sub.eval(m, v, loc, depth);
-    if (sub.failed_) return false;
+    if (sub.failed_) return Answer::Mismatch;
+    if (!sub.undecided_.empty()) {
+      for (auto& line : sub.undecided_) why.push_back(std::move(line));
+      return Answer::Undecided;
+    }
     if (keep_captures) captured_.update(sub.captured_);
-    return true;
+    return Answer::Match;
+  }
+
+  // What an any-of concluded with no option matching: undecided if one was, else a mismatch.
+  void none_matched(std::vector<std::string>& why, const Loc& loc, const std::string& expected, const json* v) {
+    if (!why.empty()) {
+      for (auto& line : why) add_undecided(std::move(line));
+      return;
+    }
+    if (!v) return fail_missing(loc, expected);
+    fail(loc.ptr, "expected " + expected + ", got " + show(*v));
   }
 
   void eval_object(const json& m, const json& v, const Loc& loc, int depth) {
@@ -147,16 +181,21 @@ class Evaluator {
       return fail(loc.ptr, "expected no value ($absent only applies to object members), got " + show(*v));
     }
     if (op == "$not") {
-      if (!probe(arg, v, loc, depth + 1, false)) return;
+      std::vector<std::string> why;
+      Answer inner = probe(arg, v, loc, depth + 1, why, false);
+      if (inner == Answer::Mismatch) return;
+      if (inner == Answer::Undecided) {
+        for (auto& line : why) add_undecided(std::move(line));
+        return;
+      }
       if (!v) return fail_missing(loc, "a value not matching " + show(arg));
       return fail(loc.ptr, "expected a value not matching " + show(arg) + ", got " + show(*v));
     }
     if (op == "$anyOf" || op == "$in") {
+      std::vector<std::string> why;
       for (const auto& option : arg)
-        if (probe(option, v, loc, depth + 1)) return;
-      std::string expected = (op == "$in" ? "one of " : "any of ") + show(arg);
-      if (!v) return fail_missing(loc, expected);
-      return fail(loc.ptr, "expected " + expected + ", got " + show(*v));
+        if (probe(option, v, loc, depth + 1, why) == Answer::Match) return;
+      return none_matched(why, loc, (op == "$in" ? "one of " : "any of ") + show(arg), v);
     }
     if (op == "$allOf") {
       for (std::size_t i = 0; i < arg.size() && !stop(); ++i) eval(arg[i], v, loc, depth + 1);
@@ -211,8 +250,11 @@ class Evaluator {
         for (const auto& issue : schema.validate(value, 3))
           fail(issue.pointer.empty() ? loc.ptr : loc.ptr + issue.pointer,
                "does not conform to the given schema: " + issue.message);
+      } catch (const SchemaBeyondLimits& e) {
+        cannot(loc.ptr, std::string("cannot check against the given schema: ") + e.what());
       } catch (const std::exception& e) {
-        fail(loc.ptr, std::string("cannot check against the given schema: ") + e.what());
+        // Broken whoever checks it (a $ref to nothing, a schema that applies itself for ever).
+        fail(loc.ptr, std::string("the given schema is not usable: ") + e.what());
       }
       return;
     }
@@ -233,31 +275,28 @@ class Evaluator {
     const std::string shown = show(json(pattern));
     if (!value.is_string()) return fail(loc.ptr, "expected a string matching " + shown + ", got " + show(value));
     const auto& s = value.get_ref<const std::string&>();
-    if (s.size() > kMaxRegexInput)
-      return fail(loc.ptr, "string of " + std::to_string(s.size()) + " bytes is longer than the " +
-                               std::to_string(kMaxRegexInput) + "-byte limit for $regex " + shown + ": " +
-                               show(value, 60));
     try {
       switch (find_bounded(pattern, s)) {
         case RegexFind::Found:
           return;
         case RegexFind::TooCostly:
-          return fail(loc.ptr, "$regex " + shown + " is too costly on a string of " + std::to_string(s.size()) +
+          return cannot(loc.ptr, "$regex " + shown + " is too costly on a string of " + std::to_string(s.size()) +
                                    " bytes (pattern size x string length is limited): " + show(value, 60));
         case RegexFind::NotFound:
           return fail(loc.ptr, "expected a string matching " + shown + ", got " + show(value));
       }
     } catch (const std::regex_error& e) {
       // libstdc++ gives up on some pattern/input pairs (error_complexity, error_stack).
-      fail(loc.ptr, "regex " + shown + " could not be evaluated on " + show(value, 60) + ": " + e.what());
+      cannot(loc.ptr, "regex " + shown + " could not be evaluated on " + show(value, 60) + ": " + e.what());
     }
   }
 
   void eval_contains(const json& arg, const json& value, const Loc& loc, int depth) {
     if (value.is_array()) {
+      std::vector<std::string> why;
       for (std::size_t i = 0; i < value.size(); ++i)
-        if (probe(arg, &value[i], loc.element(i), depth + 1)) return;
-      return fail(loc.ptr, "expected an array with an element matching " + show(arg) + ", got " + show(value));
+        if (probe(arg, &value[i], loc.element(i), depth + 1, why) == Answer::Match) return;
+      return none_matched(why, loc, "an array with an element matching " + show(arg), &value);
     }
     if (value.is_string() && arg.is_string()) {
       if (value.get_ref<const std::string&>().find(arg.get_ref<const std::string&>()) == std::string::npos)
@@ -284,7 +323,11 @@ class Evaluator {
         fail(loc.ptr, "expected length " + show(arg) + ", got length " + std::to_string(len) + ": " + show(value, 80));
       return;
     }
-    if (!probe(arg, &actual, loc, depth + 1))
+    std::vector<std::string> why;
+    Answer a = probe(arg, &actual, loc, depth + 1, why);
+    if (a == Answer::Undecided)
+      for (auto& line : why) add_undecided(std::move(line));
+    if (a == Answer::Mismatch)
       fail(loc.ptr, "expected length matching " + show(arg) + ", got length " + std::to_string(len) + ": " +
                         show(value, 80));
   }
@@ -302,7 +345,7 @@ class Evaluator {
   // $eq: the expected value is a literal; report each place where the two differ.
   void eval_exactly(const json& expected, const json& actual, const std::string& ptr, int depth) {
     if (stop()) return;
-    if (depth > detail::kMaxValueDepth) return fail(ptr, "value nested too deep to compare exactly");
+    if (depth > detail::kMaxValueDepth) return cannot(ptr, "value nested too deep to compare exactly");
     if (expected.is_object() && actual.is_object()) {
       for (auto it = expected.begin(); it != expected.end() && !stop(); ++it) {
         auto found = actual.find(it.key());
@@ -359,7 +402,7 @@ class Evaluator {
       try {
         key = detail::canonical_key(item);
       } catch (const std::length_error&) {
-        fail(item_ptr, "value nested too deep to compare ($unique)");
+        cannot(item_ptr, "value nested too deep to compare ($unique)");
         continue;
       }
       auto [it, inserted] = seen.emplace(std::move(key), item_ptr);
@@ -373,6 +416,7 @@ class Evaluator {
   bool failed_ = false;
   bool truncated_ = false;
   std::vector<std::string> lines_;
+  std::vector<std::string> undecided_;
   json captured_ = json::object();
 };
 
@@ -383,8 +427,10 @@ MatchResult match(const json& matcher, const json& value) {
   Evaluator evaluator(false);
   evaluator.eval(matcher, &value, Loc{}, 0);
   MatchResult result;
-  result.ok = !evaluator.failed();
   result.mismatches = std::move(evaluator.lines());
+  // A mismatch decides, whatever could not be checked beside it.
+  if (!evaluator.failed()) result.undecided = std::move(evaluator.undecided_lines());
+  result.ok = !evaluator.failed() && result.undecided.empty();
   if (evaluator.truncated())
     result.mismatches.push_back("further mismatches not listed (limit " + std::to_string(detail::kMaxMismatches) +
                                 ")");

@@ -40,16 +40,17 @@ class MatcherError : public std::runtime_error {
 };
 
 struct MatchResult {
+  // True only when the value matches: no mismatch and nothing left undecided.
   bool ok = true;
   // One line per mismatch, "<pointer into the value>: <what was expected>, got <what was there>".
   std::vector<std::string> mismatches;
+  // Set only when there is no mismatch: the checks mcpspec could not make, one line each with the
+  // reason ("/result/text: $regex \"x\" is too costly on a string of ..."). The value may or may
+  // not match; a runner reports ERROR ("cannot check"), never PASS or FAIL.
+  std::vector<std::string> undecided;
   // Values captured with {"$capture": "name"} (object: name -> value); only meaningful when ok.
   nlohmann::json captured = nlohmann::json::object();
 };
-
-// Longest string $regex looks at; longer input fails the match with a clear message instead of
-// risking std::regex's recursion on the stack.
-inline constexpr std::size_t kMaxRegexInput = 8192;
 
 MatchResult match(const nlohmann::json& matcher, const nlohmann::json& value);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 
@@ -222,6 +223,7 @@ class Execution {
 
   void match_or_fail(const json& step, const json& matcher, const json& message, const std::string& what) {
     auto m = match(matcher, message);
+    if (!m.ok && m.mismatches.empty()) throw_cannot_check(what, m);
     if (!m.ok) {
       std::string diff;
       for (const auto& line : m.mismatches) diff += line + "\n";
@@ -291,7 +293,7 @@ class Execution {
       json out = json::array();
       std::vector<std::size_t> taken;
       for (const auto& m : session_.inbox())
-        if (match(matcher, m.json).ok) {
+        if (filter_matches(matcher, m.json, "a message for collect")) {
           out.push_back(m.json);
           taken.push_back(m.seq);
         }
@@ -342,7 +344,7 @@ class Execution {
   void do_http(const json& step, Deadline dl) {
     auto out = run_http_step(subst(step["http"]), session_.transport(), dl);
     session_.event(out.log);
-    if (step.contains("end_if") && match(subst(step["end_if"]), out.response).ok) {
+    if (step.contains("end_if") && filter_matches(subst(step["end_if"]), out.response, "the HTTP response against end_if")) {
       session_.event("http step: end_if holds, this check does not apply to the target");
       throw StopScenario{};
     }
@@ -393,18 +395,11 @@ class Execution {
       if (awaiting_for(p) == Awaiting::Anything) awaiting = Awaiting::Anything;
     while (!pending.empty()) {
       std::size_t which = 0;
-      MatchResult found;
       auto got = session_.take(
           [&](const InboundMessage& m) {
-            for (std::size_t i = 0; i < pending.size(); ++i) {
-              auto r = match(pending[i], m.json);
-              if (r.ok) {
-                which = i;
-                found = r;
-                return true;
-              }
-            }
-            return false;
+            auto picked = pick_expectation(pending, m.json);
+            if (picked) which = *picked;
+            return picked.has_value();
           },
           dl, awaiting);
       if (!got) {
@@ -415,7 +410,7 @@ class Execution {
              missing, waiting_summary(), "", alive_req());
         return;
       }
-      apply_captures(step, got->json, found);
+      match_or_fail(step, pending[which], got->json, "the message");
       pending.erase(pending.begin() + static_cast<long>(which));
     }
   }
@@ -443,7 +438,7 @@ class Execution {
     json matcher = subst(step["expect_no"]);
     session_.wait_for(Deadline::after_ms(step["for_ms"].get<int>()).earliest(scenario_deadline_), awaiting_for(matcher));
     for (const auto& m : session_.inbox())
-      if (match(matcher, m.json).ok)
+      if (filter_matches(matcher, m.json, "a message against expect_no"))
         fail(step, current_index_, current_label_, "a message arrived that must not", "nothing matching " + compact(matcher),
              pretty(m.json));
   }
@@ -513,7 +508,7 @@ class Execution {
     std::size_t done = 0;
     for (std::size_t i = 0; i < items.size() && done < limit; ++i) {
       const json& item = items[i];
-      if (!where.is_null() && !match(where, item).ok) continue;
+      if (!where.is_null() && !filter_matches(where, item, "a foreach item against its where")) continue;
       if (only_callable && !callable(item)) continue;
       vars_[as] = item;
       std::string name = item.is_object() && item.contains("name") && item["name"].is_string()

@@ -65,6 +65,10 @@ ScenarioResult run_with_outcome(const Scenario& s, const RunConfig& cfg, const R
   ExecutionEnd end;
   try {
     end = execute(r);
+  } catch (const CannotCheck& e) {
+    // A FAIL already found stands; otherwise the target is neither passed nor failed on a guess.
+    if (verdict_from(r.findings) == Verdict::Fail) return finish(Verdict::Fail, e.what());
+    return finish(Verdict::Error, e.what());
   } catch (const ScenarioBug& e) {
     return finish(Verdict::Error, std::string("scenario error: ") + e.what());
   } catch (const MatcherError& e) {

@@ -39,7 +39,8 @@ Verdict verdict_from(const std::vector<Finding>& findings);
 
 // Fills the result header, checks the role/protocol/transport preconditions and `extra_skip` (a
 // reason to SKIP decided by the caller, checked after the transport), then runs `execute` and
-// turns its exceptions into ERROR with a reason naming the kind of failure.
+// turns its exceptions into ERROR with a reason naming the kind of failure (CannotCheck: FAIL
+// when a MUST finding already stands).
 ScenarioResult run_with_outcome(const Scenario& s, const RunConfig& cfg, const RoleWording& wording,
                                 const std::optional<std::string>& extra_skip,
                                 const std::function<ExecutionEnd(ScenarioResult&)>& execute);

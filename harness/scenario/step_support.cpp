@@ -1,5 +1,7 @@
 #include "harness/scenario/step_support.hpp"
 
+#include "harness/scenario/matcher.hpp"
+
 #include <signal.h>
 
 #include <map>
@@ -9,6 +11,28 @@ extern char** environ;
 namespace mcpspec::scenario {
 
 using nlohmann::json;
+
+void throw_cannot_check(const std::string& what, const MatchResult& m) {
+  std::string text = "cannot check " + what + ":";
+  for (const auto& line : m.undecided) text += "\n  " + line;
+  throw CannotCheck(text);
+}
+
+bool filter_matches(const json& matcher, const json& value, const std::string& what) {
+  auto m = match(matcher, value);
+  if (!m.ok && m.mismatches.empty()) throw_cannot_check(what, m);
+  return m.ok;
+}
+
+std::optional<std::size_t> pick_expectation(const std::vector<json>& pending, const json& message) {
+  std::optional<std::size_t> undecided;
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    auto m = match(pending[i], message);
+    if (m.ok) return i;
+    if (!undecided && m.mismatches.empty()) undecided = i;
+  }
+  return undecided;
+}
 
 bool capability_declared(const json& caps, const std::string& path) {
   const json* cur = &caps;

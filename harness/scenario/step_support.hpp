@@ -3,10 +3,36 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
-
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace mcpspec::scenario {
+
+struct MatchResult;
+
+// A matcher could not decide (MatchResult::undecided: a $regex too costly on the string, a schema
+// beyond mcpspec's limits). The scenario ends as ERROR saying what could not be checked, never as
+// PASS or FAIL on a guess; a FAIL already found stands.
+class CannotCheck : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Throws CannotCheck for an undecided result `m` of matching `what` ("the message", "a message
+// for expect_no"): the reasons, one per line.
+[[noreturn]] void throw_cannot_check(const std::string& what, const MatchResult& m);
+
+// For matchers used as a filter (expect_no, collect, foreach where, end_if, waiting among several
+// expectations): true on a match, false on a mismatch, CannotCheck when undecided, since taking
+// an undecided value as either would change what the scenario checks.
+bool filter_matches(const nlohmann::json& matcher, const nlohmann::json& value, const std::string& what);
+
+// Which of expect_unordered's `pending` matchers `message` meets: the first that matches, else the
+// first that cannot decide on it (matching it again then throws CannotCheck: left waiting, the
+// message would turn into a false "did not arrive"), else none.
+std::optional<std::size_t> pick_expectation(const std::vector<nlohmann::json>& pending, const nlohmann::json& message);
 
 // Dotted capability path ("resources.subscribe") declared: present and neither false nor null.
 bool capability_declared(const nlohmann::json& caps, const std::string& path);

@@ -37,6 +37,8 @@ CompiledSchema::CompiledSchema(const nlohmann::json& doc) : document_(doc), sche
     add_guarded_keywords(parser);
     valijson::adapters::NlohmannJsonAdapter adapter(document_);
     parser.populateSchema(adapter, *schema_);
+  } catch (const SchemaBeyondLimits&) {
+    throw;
   } catch (const std::exception& e) {
     throw std::runtime_error(std::string("unusable JSON Schema: ") + e.what());
   }
@@ -54,6 +56,8 @@ std::vector<JsonSchemaIssue> CompiledSchema::validate(const nlohmann::json& valu
   std::vector<JsonSchemaIssue> out;
   try {
     if (validator.validate(*schema_, target, &results)) return out;
+  } catch (const SchemaBeyondLimits&) {
+    throw;
   } catch (const std::exception& e) {
     out.push_back({"", std::string("validation failed: ") + e.what()});
     return out;

@@ -22,14 +22,16 @@ struct JsonSchemaIssue {
 
 class CompiledSchema {
  public:
-  // Throws std::runtime_error when the schema itself is unusable.
+  // Throws SchemaBeyondLimits when mcpspec cannot check against the schema (see
+  // json_schema_guard.hpp), std::runtime_error when the schema itself is broken.
   explicit CompiledSchema(const nlohmann::json& schema_document);
   ~CompiledSchema();
   CompiledSchema(CompiledSchema&&) noexcept;
   CompiledSchema& operator=(CompiledSchema&&) noexcept;
 
-  // Issues, most specific (deepest pointer) first; at most `max_issues`. Throws std::runtime_error
-  // when the value is nested too deep for this schema to be checked without overflowing the stack.
+  // Issues, most specific (deepest pointer) first; at most `max_issues`. Throws SchemaBeyondLimits
+  // when the value is nested too deep for this schema to be checked without overflowing the stack,
+  // or a "pattern" cannot be run on one of its strings.
   std::vector<JsonSchemaIssue> validate(const nlohmann::json& value, std::size_t max_issues = 8) const;
 
  private:

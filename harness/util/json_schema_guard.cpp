@@ -48,27 +48,23 @@ class BoundedPatternConstraint : public valijson::constraints::PolyConstraint {
  public:
   explicit BoundedPatternConstraint(std::string pattern) : pattern_(std::move(pattern)) {}
 
+  // A pattern mcpspec cannot afford to run says nothing about the string: SchemaBeyondLimits, not a
+  // validation error (which would fail a server whose schema is fine, or pass it under "not").
   bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
                 valijson::ValidationResults* results) const override {
     if (!target.isString()) return true;
     const std::string subject = target.asString();
-    std::string problem;
+    RegexFind found = RegexFind::NotFound;
     try {
-      switch (find_bounded(pattern_, subject)) {
-        case RegexFind::Found:
-          return true;
-        case RegexFind::NotFound:
-          problem = "does not match the pattern " + compact(pattern_);
-          break;
-        case RegexFind::TooCostly:
-          problem = "the pattern " + compact(pattern_) + " is too costly to check on a string of " +
-                    std::to_string(subject.size()) + " bytes";
-          break;
-      }
+      found = find_bounded(pattern_, subject);
     } catch (const std::regex_error& e) {
-      problem = "the pattern " + compact(pattern_) + " could not be evaluated: " + e.what();
+      throw SchemaBeyondLimits("the pattern " + compact(pattern_) + " could not be evaluated: " + e.what());
     }
-    if (results) results->pushError(context, problem);
+    if (found == RegexFind::TooCostly)
+      throw SchemaBeyondLimits("the pattern " + compact(pattern_) + " is too costly to check on a string of " +
+                               std::to_string(subject.size()) + " bytes");
+    if (found == RegexFind::Found) return true;
+    if (results) results->pushError(context, "does not match the pattern " + compact(pattern_));
     return false;
   }
 
@@ -86,7 +82,13 @@ class BoundedPatternBuilder : public valijson::ConstraintBuilder {
   valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override {
     if (!value.isString()) throw std::runtime_error("\"pattern\" must be a string");
     std::string pattern = value.asString();
-    compiled_regex(pattern);  // refuses, with the reason, what bounded_regex cannot run
+    // What bounded_regex refuses (back-references, ES2018 syntax std::regex lacks, huge counts)
+    // is mostly valid ECMA-262: a limit of ours, not a broken schema.
+    try {
+      compiled_regex(pattern);
+    } catch (const std::regex_error& e) {
+      throw SchemaBeyondLimits("the pattern " + compact(pattern) + " cannot be checked: " + e.what());
+    }
     return new BoundedPatternConstraint(std::move(pattern));
   }
 };
@@ -158,12 +160,12 @@ const nlohmann::json* ref_target(const nlohmann::json& doc, const nlohmann::json
   if (ref == node.end() || !ref->is_string()) return nullptr;
   const auto& text = ref->get_ref<const std::string&>();
   if (!text.empty() && text[0] != '#')
-    throw std::runtime_error("$ref " + compact(*ref) + ": only references inside the schema (\"#/...\") are supported");
+    throw SchemaBeyondLimits("$ref " + compact(*ref) + ": only references inside the schema (\"#/...\") are supported");
   try {
     nlohmann::json::json_pointer ptr(text.empty() ? "" : text.substr(1));
     return doc.contains(ptr) ? &doc.at(ptr) : nullptr;
   } catch (const nlohmann::json::exception&) {
-    throw std::runtime_error("$ref " + compact(*ref) + " is not a JSON Pointer (\"#/...\") into the schema");
+    throw SchemaBeyondLimits("$ref " + compact(*ref) + " is not a JSON Pointer (\"#/...\") into the schema");
   }
 }
 
@@ -289,19 +291,23 @@ SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc) {
   add_references(doc, g);
   const std::size_t nesting = nesting_bound(g);
   if (nesting > kMaxSchemaNesting)
-    throw std::runtime_error("schemas nested up to " + std::to_string(nesting) + " deep (following $ref); at most " +
+    throw SchemaBeyondLimits("schemas nested up to " + std::to_string(nesting) + " deep (following $ref); at most " +
                              std::to_string(kMaxSchemaNesting) + " are supported");
   SchemaBounds bounds{per_value_bound(g)};
   for (const nlohmann::json* node : g.nodes) {
     auto pp = node->find("patternProperties");
     if (pp != node->end() && pp->is_object() && !pp->empty())
-      throw std::runtime_error("patternProperties is not supported: valijson matches it with a backtracking regex "
+      throw SchemaBeyondLimits("patternProperties is not supported: valijson matches it with a backtracking regex "
                                "(exponential time, or a stack overflow on a long property name)");
   }
   // Safe to change now: no schema lies inside an "id" value (those are not walked, and a
   // reference into one was refused), and a "pattern" or "format" value is a string.
   for (nlohmann::json* node : g.nodes) {
     for (const char* key : {"id", "$id"}) node->erase(key);
+    // "" is the document itself, as "#" is; without a base URI valijson takes "" for a remote
+    // document and refuses a valid schema.
+    if (auto it = node->find("$ref"); it != node->end() && it->is_string() && it->get_ref<const std::string&>().empty())
+      *it = "#";
     if (auto it = node->find("pattern"); it != node->end() && it->is_string()) {
       nlohmann::json pattern = std::move(*it);
       node->erase(it);
@@ -329,7 +335,7 @@ void check_validation_depth(const SchemaBounds& bounds, const nlohmann::json& va
   }
   const std::size_t stack = (depth + 1) * bounds.per_value;
   if (stack > kMaxValidationNesting)
-    throw std::runtime_error("the value is nested " + std::to_string(depth) + " deep and the schema applies up to " +
+    throw SchemaBeyondLimits("the value is nested " + std::to_string(depth) + " deep and the schema applies up to " +
                              std::to_string(bounds.per_value) + " schemas at each level: " + std::to_string(stack) +
                              " nested schema applications, at most " + std::to_string(kMaxValidationNesting) +
                              " are supported");

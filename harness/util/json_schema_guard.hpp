@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <stdexcept>
 
 namespace valijson {
 class SchemaParser;
@@ -21,14 +22,27 @@ inline constexpr std::size_t kMaxSchemaNesting = 128;
 // build about 50 000. A 20-level value against a schema applying 10 per level needs 210.
 inline constexpr std::size_t kMaxValidationNesting = 2048;
 
+// The schema may well be valid JSON Schema, but mcpspec cannot check a value against it: a limit
+// of its own or of valijson (a remote $ref, patternProperties, nesting past the bounds here, a
+// pattern its regex engine cannot run or afford). A caller must not read this as "the value does
+// not conform" (a server whose schema is fine would FAIL) nor as "it conforms"; a schema that is
+// broken whoever checks it (a "$ref" to nothing, one that applies itself for ever) throws a
+// plain std::runtime_error instead.
+class SchemaBeyondLimits : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 struct SchemaBounds {
   std::size_t per_value = 0;  // the most schemas applied to one part of a value before a smaller part
 };
 
-// Changes `doc` in place, or throws std::runtime_error saying what it refuses:
+// Changes `doc` in place, or throws saying what it refuses (SchemaBeyondLimits where the schema
+// may be valid, std::runtime_error where it is not):
 //  - "id"/"$id" in a schema are dropped (valijson takes them, even true or 5, for a base URI and
 //    then re-resolved a reference on every level); only references inside the document are
-//    followed, so they change nothing;
+//    followed, so they change nothing; a "$ref" of "" becomes "#" (the same place, which
+//    valijson would otherwise look for in a remote document);
 //  - a "$ref" must be a JSON Pointer into the document ("#/definitions/a") that lands on a schema
 //    (valijson reads whatever it lands on as one, so data or a map of property names would bring
 //    back keywords this walk left alone);
@@ -46,10 +60,11 @@ struct SchemaBounds {
 SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc);
 
 // Teaches a valijson parser the keywords prepare_schema_for_valijson renamed. Use on every parser
-// given a prepared document.
+// given a prepared document. Its "pattern" check throws SchemaBeyondLimits out of validation when
+// the pattern cannot be run or is too costly on the string at hand.
 void add_guarded_keywords(valijson::SchemaParser& parser);
 
-// Throws std::runtime_error when validating `value` could nest more than kMaxValidationNesting
+// Throws SchemaBeyondLimits when validating `value` could nest more than kMaxValidationNesting
 // schema applications: (the value's depth + 1) x bounds.per_value.
 void check_validation_depth(const SchemaBounds& bounds, const nlohmann::json& value);
 

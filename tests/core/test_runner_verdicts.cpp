@@ -305,3 +305,67 @@ TEST_CASE("runner: a failed step ends the scenario", "[core][runner]") {
   REQUIRE(r.findings.size() == 1);
   CHECK(r.findings[0].step == 0);
 }
+
+// A check mcpspec cannot make (here a schema with patternProperties, which it does not run) is
+// neither a PASS nor a FAIL: under "$not" a mismatch would have passed, as a filter of expect_no it
+// would have passed too, as an expectation it would have failed a target that may be right.
+TEST_CASE("runner: a check mcpspec cannot make is an ERROR, never a PASS or FAIL", "[core][runner][error]") {
+  const std::string pp = R"({"patternProperties": {"^a": {"type": "string"}}})";
+  SECTION("check") {
+    auto r = run_text(scenario_doc(R"([{"check": {"a": 1}, "matches": {"$conformsTo": )" + pp + "}}]"), fake("ok"));
+    INFO(describe(r));
+    CHECK(r.verdict == Verdict::Error);
+    CHECK(r.findings.empty());
+    CHECK_THAT(r.reason, Catch::StartsWith("cannot check the checked value:") &&
+                             Catch::Contains("patternProperties is not supported"));
+  }
+  SECTION("under $not") {
+    auto r = run_text(scenario_doc(R"([{"check": {"a": 1}, "matches": {"$not": {"$conformsTo": )" + pp + "}}}]"),
+                      fake("ok"));
+    INFO(describe(r));
+    CHECK(r.verdict == Verdict::Error);
+  }
+  SECTION("an expectation") {
+    auto r = run_text(scenario_doc(R"([{"request": {"method": "ping"}, "expect": {"result": {"$conformsTo": )" + pp + "}}}]"),
+                      fake("ok"));
+    INFO(describe(r));
+    CHECK(r.verdict == Verdict::Error);
+    CHECK_THAT(r.reason, Catch::StartsWith("cannot check the response to ping:"));
+  }
+  SECTION("expect_no") {
+    // The answer to id 5 comes before the answer the request step waits for: it is there to judge.
+    auto r = run_text(scenario_doc(R"([{"send": {"jsonrpc": "2.0", "id": 5, "method": "ping"}},
+                                     {"request": {"method": "ping"}, "expect": {"result": {}}},
+                                     {"expect_no": {"id": 5, "result": {"$conformsTo": )" + pp + R"(}}, "for_ms": 1}])"),
+                      fake("ok"));
+    INFO(describe(r));
+    CHECK(r.verdict == Verdict::Error);
+    CHECK_THAT(r.reason, Catch::StartsWith("cannot check a message against expect_no:"));
+  }
+  SECTION("expect_unordered: taken, not left to time out as a FAIL") {
+    auto r = run_text(scenario_doc(R"([{"send": {"jsonrpc": "2.0", "id": 5, "method": "ping"}},
+                                     {"expect_unordered": [{"id": 5, "result": {"$conformsTo": )" + pp + R"(}}],
+                                      "within_ms": 3000}])"),
+                      fake("ok"));
+    INFO(describe(r));
+    CHECK(r.verdict == Verdict::Error);
+    CHECK_THAT(r.reason, Catch::Contains("patternProperties"));
+  }
+  SECTION("a mismatch beside it decides") {
+    auto r = run_text(scenario_doc(R"([{"check": {"a": 1, "b": 2}, "matches": {"a": {"$conformsTo": )" + pp +
+                                   R"(}, "b": 3}}])"),
+                      fake("ok"));
+    INFO(describe(r));
+    CHECK(r.verdict == Verdict::Fail);
+  }
+  SECTION("a FAIL already found stands") {
+    auto r = run_text(scenario_doc(R"([{"request": {"method": "ping"}, "expect": {"result": {}}},
+                                     {"request": {"method": "ping"}, "expect": {"result": {}}},
+                                     {"check": {"a": 1}, "matches": {"$conformsTo": )" + pp + "}}]"),
+                      fake("garbage"));
+    INFO(describe(r));
+    CHECK(r.verdict == Verdict::Fail);
+    CHECK(has_requirement(r, "STDIO-03"));
+    CHECK_THAT(r.reason, Catch::Contains("patternProperties"));
+  }
+}
