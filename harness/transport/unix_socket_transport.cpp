@@ -173,10 +173,15 @@ Event UnixSocketClientTransport::receive(Deadline deadline) {
       return e;
     }
     if (!exit_reported_ && child_.stdout_fd() < 0 && child_.stderr_fd() < 0) {
-      if (auto st = child_.poll_exit()) {
-        exit_reported_ = true;
-        return Event{Event::Type::Exited, st->text(), st};
-      }
+      // What the client's server side sent before the client exited comes first: a connection
+      // still in the listener's backlog, or open with unread lines, is read to its end (under
+      // load the exit used to be reported first, and the lines after it were never looked at).
+      accept_pending();
+      if (conn_ < 0)
+        if (auto st = child_.poll_exit()) {
+          exit_reported_ = true;
+          return Event{Event::Type::Exited, st->text(), st};
+        }
     }
     if (deadline.passed()) return Event{Event::Type::Timeout, "", std::nullopt};
     pump(deadline);
