@@ -29,7 +29,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   MCPSPEC_FUZZ_CHECK(out.errors.empty() != out.scenarios.empty(), "a document either loads or is rejected");
   if (!out.errors.empty()) return 0;
   // The matchers of an accepted scenario passed check_matcher; matching them against the raw
-  // document (any JSON value will do) must only produce mismatches.
+  // document (any JSON value will do) must only produce a match, mismatches or an undecided answer.
   auto doc = nlohmann::json::parse(text, nullptr, false);
   if (doc.is_discarded() || !doc.is_object() || !doc.contains("steps") || !doc["steps"].is_array()) return 0;
   for (const auto& step : doc["steps"]) {
@@ -37,7 +37,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       const auto& matcher = step.at(nlohmann::json::json_pointer(ptr));
       try {
         auto r = mcpspec::scenario::match(matcher, doc);
-        MCPSPEC_FUZZ_CHECK(r.ok == r.mismatches.empty(), "ok exactly when nothing mismatched");
+        MCPSPEC_FUZZ_CHECK(r.ok == (r.mismatches.empty() && r.undecided.empty()),
+                           "ok exactly when nothing mismatched and nothing is undecided");
+        MCPSPEC_FUZZ_CHECK(r.mismatches.empty() || r.undecided.empty(), "a mismatch decides");
       } catch (const mcpspec::scenario::MatcherError&) {
         // A matcher holding ${...} placeholders passes the loader and is only complete after
         // substitution; evaluating it raw may be refused, cleanly.

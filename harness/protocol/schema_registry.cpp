@@ -515,6 +515,8 @@ class Check {
       // Our own schemas are fuzzed against messages as deep as the reader allows; a user's file
       // could nest schemas per level deeply enough to overflow the stack on a deep message.
       if (!vd_.builtin) check_validation_depth(vd_.bounds, value);
+      RegexBudget patterns;  // a user's file may hold "pattern": bounded over the whole message
+      PatternBudgetScope scope(&patterns);
       valijson::Validator validator;
       valijson::adapters::NlohmannJsonAdapter target(value);
       if (validator.validate(*schema, target, nullptr)) return;  // fast path: no error bookkeeping

@@ -70,7 +70,8 @@ class Evaluator {
  public:
   // A probe only answers "does it match" (for $anyOf, $in, $not, ...): it records no mismatch
   // lines and stops at the first mismatch. It does keep the reasons for an undecided answer.
-  explicit Evaluator(bool probe) : probe_(probe) {}
+  // All evaluators of one match() share `budget`: a matcher's regexes together stay bounded.
+  Evaluator(bool probe, RegexBudget& budget) : probe_(probe), budget_(budget) {}
 
   void eval(const json& m, const json* v, const Loc& loc, int depth) {
     if (depth > detail::kMaxMatcherDepth)
@@ -128,7 +129,7 @@ class Evaluator {
   // leaves its reasons in `why`.
   Answer probe(const json& m, const json* v, const Loc& loc, int depth, std::vector<std::string>& why,
                bool keep_captures = true) {
-    Evaluator sub(true);
+    Evaluator sub(true, budget_);
     sub.eval(m, v, loc, depth);
     if (sub.failed_) return Answer::Mismatch;
     if (!sub.undecided_.empty()) {
@@ -247,7 +248,7 @@ class Evaluator {
         json doc = arg.is_boolean() ? json(arg.get<bool>() ? json::object() : json{{"not", json::object()}}) : arg;
         doc.erase("$schema");
         CompiledSchema schema(doc);
-        for (const auto& issue : schema.validate(value, 3))
+        for (const auto& issue : schema.validate(value, 3, &budget_))
           fail(issue.pointer.empty() ? loc.ptr : loc.ptr + issue.pointer,
                "does not conform to the given schema: " + issue.message);
       } catch (const SchemaBeyondLimits& e) {
@@ -276,12 +277,16 @@ class Evaluator {
     if (!value.is_string()) return fail(loc.ptr, "expected a string matching " + shown + ", got " + show(value));
     const auto& s = value.get_ref<const std::string&>();
     try {
-      switch (find_bounded(pattern, s)) {
+      switch (find_bounded(pattern, s, &budget_)) {
         case RegexFind::Found:
           return;
         case RegexFind::TooCostly:
           return cannot(loc.ptr, "$regex " + shown + " is too costly on a string of " + std::to_string(s.size()) +
                                    " bytes (pattern size x string length is limited): " + show(value, 60));
+        case RegexFind::BudgetSpent:
+          return cannot(loc.ptr, "$regex " + shown + " was not run on a string of " + std::to_string(s.size()) +
+                                     " bytes: this match has used up its regex work (the sum over all its $regex "
+                                     "and pattern checks is limited): " + show(value, 60));
         case RegexFind::NotFound:
           return fail(loc.ptr, "expected a string matching " + shown + ", got " + show(value));
       }
@@ -413,6 +418,7 @@ class Evaluator {
   }
 
   bool probe_;
+  RegexBudget& budget_;
   bool failed_ = false;
   bool truncated_ = false;
   std::vector<std::string> lines_;
@@ -424,7 +430,8 @@ class Evaluator {
 
 MatchResult match(const json& matcher, const json& value) {
   detail::check_matcher_tree(matcher, false);
-  Evaluator evaluator(false);
+  RegexBudget budget;
+  Evaluator evaluator(false, budget);
   evaluator.eval(matcher, &value, Loc{}, 0);
   MatchResult result;
   result.mismatches = std::move(evaluator.lines());

@@ -26,11 +26,31 @@ struct CompiledRegex {
 // convention) runs the same check 55 times slower: 6.6 s for that case, over the 5 s the matcher
 // target allows one input and close to libFuzzer's 10 s timeout. There a quarter of the work is
 // allowed (about 3.3 s); the logic fuzzed is the same.
+// kMaxRegexWorkShared bounds the sum over the evaluations of one check (a matcher with $each over
+// ten thousand strings, a schema "pattern" under "items"): each may stay under kMaxRegexWork, and
+// the server chooses how many there are.
 #ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
 inline constexpr std::size_t kMaxRegexWork = std::size_t{1} << 22;
+inline constexpr std::size_t kMaxRegexWorkShared = std::size_t{1} << 22;
 #else
 inline constexpr std::size_t kMaxRegexWork = std::size_t{1} << 24;
+inline constexpr std::size_t kMaxRegexWorkShared = std::size_t{1} << 26;
 #endif
+
+// Regex work left to one check (one match(), one schema validation); not shared across threads.
+class RegexBudget {
+ public:
+  explicit RegexBudget(std::size_t work = kMaxRegexWorkShared) : left_(work) {}
+  // Takes `work` from what is left; false (and nothing taken) when not enough is left.
+  bool spend(std::size_t work) {
+    if (work > left_) return false;
+    left_ -= work;
+    return true;
+  }
+
+ private:
+  std::size_t left_;
+};
 
 // Longest pattern compiled. libstdc++'s regex compiler recurses once per term, so a long enough
 // pattern overflows the stack: 17 390 plain characters did under the sanitizers (found by a
@@ -45,10 +65,13 @@ inline constexpr std::size_t kMaxRegexPattern = 2000;
 // cache is later emptied.
 std::shared_ptr<const CompiledRegex> compiled_regex(const std::string& pattern);
 
-enum class RegexFind { Found, NotFound, TooCostly };
+// TooCostly: this one evaluation would pass kMaxRegexWork. BudgetSpent: it would pass what the
+// budget has left.
+enum class RegexFind { Found, NotFound, TooCostly, BudgetSpent };
 
-// Whether `pattern` occurs anywhere in `subject`, unless states x length exceeds kMaxRegexWork.
+// Whether `pattern` occurs anywhere in `subject`, unless states x length exceeds kMaxRegexWork or
+// what `budget` (when given) has left; the work is then taken from `budget`.
 // Throws std::regex_error as compiled_regex does, and when libstdc++ gives up (error_complexity).
-RegexFind find_bounded(const std::string& pattern, const std::string& subject);
+RegexFind find_bounded(const std::string& pattern, const std::string& subject, RegexBudget* budget = nullptr);
 
 }  // namespace mcpspec

@@ -48,7 +48,10 @@ CompiledSchema::~CompiledSchema() = default;
 CompiledSchema::CompiledSchema(CompiledSchema&&) noexcept = default;
 CompiledSchema& CompiledSchema::operator=(CompiledSchema&&) noexcept = default;
 
-std::vector<JsonSchemaIssue> CompiledSchema::validate(const nlohmann::json& value, std::size_t max_issues) const {
+std::vector<JsonSchemaIssue> CompiledSchema::validate(const nlohmann::json& value, std::size_t max_issues,
+                                                      RegexBudget* budget) const {
+  RegexBudget own;
+  PatternBudgetScope scope(budget ? budget : &own);
   valijson::Validator validator;
   valijson::ValidationResults results;
   check_validation_depth(bounds_, value);  // throws: valijson would overflow the stack

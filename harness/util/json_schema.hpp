@@ -31,8 +31,10 @@ class CompiledSchema {
 
   // Issues, most specific (deepest pointer) first; at most `max_issues`. Throws SchemaBeyondLimits
   // when the value is nested too deep for this schema to be checked without overflowing the stack,
-  // or a "pattern" cannot be run on one of its strings.
-  std::vector<JsonSchemaIssue> validate(const nlohmann::json& value, std::size_t max_issues = 8) const;
+  // or a "pattern" cannot be run on one of its strings (or the regex budget is spent).
+  // "pattern" checks draw on `budget`, or on a budget of their own for this call.
+  std::vector<JsonSchemaIssue> validate(const nlohmann::json& value, std::size_t max_issues = 8,
+                                        RegexBudget* budget = nullptr) const;
 
  private:
   nlohmann::json document_;  // valijson keeps references into the document it parsed

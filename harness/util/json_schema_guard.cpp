@@ -40,6 +40,8 @@ bool names_keyword(const std::string& k) { return schema_keywords::contains(sche
 bool data_keyword(const std::string& k) { return k == "const" || k == "enum" || k == "default" || k == "examples"; }
 bool base_uri_keyword(const std::string& k) { return k == "id" || k == "$id"; }
 
+thread_local RegexBudget* pattern_budget = nullptr;
+
 // "pattern" under a name valijson does not know, so that its own std::regex check never runs.
 constexpr const char* kBoundedPattern = "x-mcpspec-bounded-pattern";
 
@@ -56,13 +58,16 @@ class BoundedPatternConstraint : public valijson::constraints::PolyConstraint {
     const std::string subject = target.asString();
     RegexFind found = RegexFind::NotFound;
     try {
-      found = find_bounded(pattern_, subject);
+      found = find_bounded(pattern_, subject, pattern_budget);
     } catch (const std::regex_error& e) {
       throw SchemaBeyondLimits("the pattern " + compact(pattern_) + " could not be evaluated: " + e.what());
     }
     if (found == RegexFind::TooCostly)
       throw SchemaBeyondLimits("the pattern " + compact(pattern_) + " is too costly to check on a string of " +
                                std::to_string(subject.size()) + " bytes");
+    if (found == RegexFind::BudgetSpent)
+      throw SchemaBeyondLimits("the pattern " + compact(pattern_) + " was not checked on a string of " +
+                               std::to_string(subject.size()) + " bytes: this check has used up its regex work");
     if (found == RegexFind::Found) return true;
     if (results) results->pushError(context, "does not match the pattern " + compact(pattern_));
     return false;
@@ -317,6 +322,9 @@ SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc) {
   }
   return bounds;
 }
+
+PatternBudgetScope::PatternBudgetScope(RegexBudget* budget) : previous_(pattern_budget) { pattern_budget = budget; }
+PatternBudgetScope::~PatternBudgetScope() { pattern_budget = previous_; }
 
 void add_guarded_keywords(valijson::SchemaParser& parser) {
   parser.addConstraintBuilder(kBoundedPattern, new BoundedPatternBuilder());

@@ -2,6 +2,8 @@
 // Makes a JSON Schema document safe to give valijson. valijson's schema parser recurses, and
 // libFuzzer campaigns found schemas on which it recursed until the stack overflowed. A server's
 // tool outputSchema can be any of them, so without this a server could crash mcpspec.
+#include "harness/util/bounded_regex.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
@@ -63,6 +65,20 @@ SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc);
 // given a prepared document. Its "pattern" check throws SchemaBeyondLimits out of validation when
 // the pattern cannot be run or is too costly on the string at hand.
 void add_guarded_keywords(valijson::SchemaParser& parser);
+
+// While one exists on a thread, the "pattern" checks that thread runs draw on `budget` (as well as
+// each staying under kMaxRegexWork), and throw SchemaBeyondLimits once it is spent. Nested scopes
+// restore the outer one.
+class PatternBudgetScope {
+ public:
+  explicit PatternBudgetScope(RegexBudget* budget);
+  ~PatternBudgetScope();
+  PatternBudgetScope(const PatternBudgetScope&) = delete;
+  PatternBudgetScope& operator=(const PatternBudgetScope&) = delete;
+
+ private:
+  RegexBudget* previous_;
+};
 
 // Throws SchemaBeyondLimits when validating `value` could nest more than kMaxValidationNesting
 // schema applications: (the value's depth + 1) x bounds.per_value.

@@ -543,3 +543,34 @@ TEST_CASE("nesting depth is guarded in matchers and values", "[matcher]") {
   CHECK(unique.mismatches.empty());
   CHECK_THAT(unique.undecided.at(0), Catch::Contains("too deep"));
 }
+
+// Each $regex stays under kMaxRegexWork, and all of one match() together under
+// kMaxRegexWorkShared: a server chooses how many strings an $each or an "items" schema looks at.
+TEST_CASE("the regex work of one match is bounded as a whole", "[matcher]") {
+  const std::string pattern = "a{100}";
+  const std::size_t length = 20000;  // 'b's: cheap to scan, but counted at states x length
+  const std::size_t per_string = mcpspec::compiled_regex(pattern)->states * length;
+  REQUIRE(per_string <= mcpspec::kMaxRegexWork);
+  const std::size_t fit = mcpspec::kMaxRegexWorkShared / per_string;
+  auto strings = [&](std::size_t n) { return json(std::vector<std::string>(n, std::string(length, 'b'))); };
+
+  const json none_match = {{"$each", {{"$not", {{"$regex", pattern}}}}}};
+  CHECK(match(none_match, strings(fit)).ok);
+  auto over = match(none_match, strings(fit + 1));
+  REQUIRE_FALSE(over.ok);
+  CHECK(over.mismatches.empty());
+  REQUIRE(over.undecided.size() == 1);
+  CHECK_THAT(over.undecided[0], Catch::StartsWith("/" + std::to_string(fit) + ":") &&
+                                    Catch::Contains("used up its regex work"));
+  // A mismatch still decides, and a schema's "pattern" draws on the same budget.
+  CHECK_FALSE(match({{"$allOf", {none_match, {{"$len", 0}}}}}, strings(fit + 1)).mismatches.empty());
+  const json schema = {{"$conformsTo", {{"items", {{"not", {{"pattern", pattern}}}}}}}};
+  CHECK(match(schema, strings(fit)).ok);
+  auto schema_over = match(schema, strings(fit + 1));
+  CHECK(schema_over.mismatches.empty());
+  REQUIRE_FALSE(schema_over.undecided.empty());
+  CHECK_THAT(schema_over.undecided[0], Catch::Contains("used up its regex work"));
+  auto both = match({{"$allOf", {none_match, schema}}}, strings(fit));
+  CHECK(both.mismatches.empty());
+  CHECK_FALSE(both.undecided.empty());
+}
