@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 using namespace mcpspec;
 using mcpspec::coretest::describe;
@@ -311,45 +312,37 @@ TEST_CASE("runner: a failed step ends the scenario", "[core][runner]") {
 // would have passed too, as an expectation it would have failed a target that may be right.
 TEST_CASE("runner: a check mcpspec cannot make is an ERROR, never a PASS or FAIL", "[core][runner][error]") {
   const std::string pp = R"({"patternProperties": {"^a": {"type": "string"}}})";
-  SECTION("check") {
-    auto r = run_text(scenario_doc(R"([{"check": {"a": 1}, "matches": {"$conformsTo": )" + pp + "}}]"), fake("ok"));
-    INFO(describe(r));
-    CHECK(r.verdict == Verdict::Error);
-    CHECK(r.findings.empty());
-    CHECK_THAT(r.reason, Catch::StartsWith("cannot check the checked value:") &&
-                             Catch::Contains("patternProperties is not supported"));
-  }
-  SECTION("under $not") {
-    auto r = run_text(scenario_doc(R"([{"check": {"a": 1}, "matches": {"$not": {"$conformsTo": )" + pp + "}}}]"),
-                      fake("ok"));
-    INFO(describe(r));
-    CHECK(r.verdict == Verdict::Error);
-  }
-  SECTION("an expectation") {
-    auto r = run_text(scenario_doc(R"([{"request": {"method": "ping"}, "expect": {"result": {"$conformsTo": )" + pp + "}}}]"),
-                      fake("ok"));
-    INFO(describe(r));
-    CHECK(r.verdict == Verdict::Error);
-    CHECK_THAT(r.reason, Catch::StartsWith("cannot check the response to ping:"));
-  }
-  SECTION("expect_no") {
-    // The answer to id 5 comes before the answer the request step waits for: it is there to judge.
-    auto r = run_text(scenario_doc(R"([{"send": {"jsonrpc": "2.0", "id": 5, "method": "ping"}},
-                                     {"request": {"method": "ping"}, "expect": {"result": {}}},
-                                     {"expect_no": {"id": 5, "result": {"$conformsTo": )" + pp + R"(}}, "for_ms": 1}])"),
-                      fake("ok"));
-    INFO(describe(r));
-    CHECK(r.verdict == Verdict::Error);
-    CHECK_THAT(r.reason, Catch::StartsWith("cannot check a message against expect_no:"));
-  }
-  SECTION("expect_unordered: taken, not left to time out as a FAIL") {
-    auto r = run_text(scenario_doc(R"([{"send": {"jsonrpc": "2.0", "id": 5, "method": "ping"}},
-                                     {"expect_unordered": [{"id": 5, "result": {"$conformsTo": )" + pp + R"(}}],
-                                      "within_ms": 3000}])"),
-                      fake("ok"));
-    INFO(describe(r));
-    CHECK(r.verdict == Verdict::Error);
-    CHECK_THAT(r.reason, Catch::Contains("patternProperties"));
+  struct Case {
+    const char* name;
+    std::string steps;
+    std::string reason;  // how the ERROR's reason starts
+  };
+  const std::vector<Case> cases = {
+      {"check", R"([{"check": {"a": 1}, "matches": {"$conformsTo": )" + pp + "}}]",
+       "cannot check the checked value:"},
+      {"under $not", R"([{"check": {"a": 1}, "matches": {"$not": {"$conformsTo": )" + pp + "}}}]",
+       "cannot check the checked value:"},
+      {"an expectation", R"([{"request": {"method": "ping"}, "expect": {"result": {"$conformsTo": )" + pp + "}}}]",
+       "cannot check the response to ping:"},
+      // The answer to id 5 comes before the answer the request step waits for: it is there to judge.
+      {"expect_no", R"([{"send": {"jsonrpc": "2.0", "id": 5, "method": "ping"}},
+                        {"request": {"method": "ping"}, "expect": {"result": {}}},
+                        {"expect_no": {"id": 5, "result": {"$conformsTo": )" + pp + R"(}}, "for_ms": 1}])",
+       "cannot check a message against expect_no:"},
+      // Taken at once, not left to time out as a FAIL.
+      {"expect_unordered", R"([{"send": {"jsonrpc": "2.0", "id": 5, "method": "ping"}},
+                               {"expect_unordered": [{"id": 5, "result": {"$conformsTo": )" + pp + R"(}}],
+                                "within_ms": 3000}])",
+       "cannot check the message:"},
+  };
+  for (const auto& c : cases) {
+    DYNAMIC_SECTION(c.name) {
+      auto r = run_text(scenario_doc(c.steps), fake("ok"));
+      INFO(describe(r));
+      CHECK(r.verdict == Verdict::Error);
+      CHECK(r.findings.empty());
+      CHECK_THAT(r.reason, Catch::StartsWith(c.reason) && Catch::Contains("patternProperties is not supported"));
+    }
   }
   SECTION("a mismatch beside it decides") {
     auto r = run_text(scenario_doc(R"([{"check": {"a": 1, "b": 2}, "matches": {"a": {"$conformsTo": )" + pp +
