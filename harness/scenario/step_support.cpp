@@ -13,8 +13,9 @@ namespace mcpspec::scenario {
 using nlohmann::json;
 
 void throw_cannot_check(const std::string& what, const MatchResult& m) {
-  std::string text = "cannot check " + what + ":";
-  for (const auto& line : m.undecided) text += "\n  " + line;
+  // One line: reports show a reason's first line only.
+  std::string text = "cannot check " + what + ": ";
+  for (std::size_t i = 0; i < m.undecided.size(); ++i) text += (i ? "; " : "") + m.undecided[i];
   throw CannotCheck(text);
 }
 

@@ -21,7 +21,7 @@ class CannotCheck : public std::runtime_error {
 };
 
 // Throws CannotCheck for an undecided result `m` of matching `what` ("the message", "a message
-// for expect_no"): the reasons, one per line.
+// for expect_no"): the reasons, on one line.
 [[noreturn]] void throw_cannot_check(const std::string& what, const MatchResult& m);
 
 // For matchers used as a filter (expect_no, collect, foreach where, end_if, waiting among several
