@@ -133,7 +133,8 @@ class Evaluator {
     sub.eval(m, v, loc, depth);
     if (sub.failed_) return Answer::Mismatch;
     if (!sub.undecided_.empty()) {
-      for (auto& line : sub.undecided_) why.push_back(std::move(line));
+      for (auto& line : sub.undecided_)
+        if (why.size() < detail::kMaxMismatches) why.push_back(std::move(line));
       return Answer::Undecided;
     }
     if (keep_captures) captured_.update(sub.captured_);

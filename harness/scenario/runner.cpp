@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include <filesystem>
-#include <optional>
 #include <fstream>
 #include <sstream>
 
@@ -344,7 +343,8 @@ class Execution {
   void do_http(const json& step, Deadline dl) {
     auto out = run_http_step(subst(step["http"]), session_.transport(), dl);
     session_.event(out.log);
-    if (step.contains("end_if") && filter_matches(subst(step["end_if"]), out.response, "the HTTP response against end_if")) {
+    if (step.contains("end_if") &&
+        filter_matches(subst(step["end_if"]), out.response, "the HTTP response against end_if")) {
       session_.event("http step: end_if holds, this check does not apply to the target");
       throw StopScenario{};
     }
