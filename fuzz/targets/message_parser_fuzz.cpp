@@ -6,7 +6,8 @@
 //  - JSON parsing throws nothing but parse_error and out_of_range (what the session catches);
 //  - classify() is total (never throws) and consistent with the value's shape;
 //  - a classified message serializes and re-parses to the same value and the same classification;
-//  - validation never throws, in any version, for either sender.
+//  - validation never throws, in any version, for either sender, and our own schemas leave no
+//    part of a message unchecked.
 #include "fuzz/support/fuzz_target.hpp"
 
 #include "harness/protocol/json_depth.hpp"
@@ -127,6 +128,7 @@ void check_message(const json& msg, std::uint64_t h) {
       try {
         auto outcome = registry.validate(msg, version, sender, answered);
         MCPSPEC_FUZZ_CHECK(outcome.valid == outcome.issues.empty(), "invalid exactly when there are issues");
+        MCPSPEC_FUZZ_CHECK(outcome.unchecked.empty(), "our own schemas can check every message");
       } catch (const std::exception& e) {
         std::fprintf(stderr, "validate(%s) threw: %s\n", version.c_str(), e.what());
         MCPSPEC_FUZZ_CHECK(false, "validation throws nothing");

@@ -515,16 +515,32 @@ class Check {
       // Our own schemas are fuzzed against messages as deep as the reader allows; a user's file
       // could nest schemas per level deeply enough to overflow the stack on a deep message.
       if (!vd_.builtin) check_validation_depth(vd_.bounds, value);
-      RegexBudget patterns;  // a user's file may hold "pattern": bounded over the whole message
-      PatternBudgetScope scope(&patterns);
       valijson::Validator validator;
       valijson::adapters::NlohmannJsonAdapter target(value);
-      if (validator.validate(*schema, target, nullptr)) return;  // fast path: no error bookkeeping
-      valijson::ValidationResults results;
-      validator.validate(*schema, target, &results);
+      {
+        RegexBudget patterns;  // a user's file may hold "pattern": bounded over the whole message
+        PatternBudgetScope scope(&patterns);
+        if (validator.validate(*schema, target, nullptr)) return;  // fast path: no error bookkeeping
+      }
       out_.valid = false;
+      // Invalid, whatever follows. Collecting every error runs patterns the first pass skipped, so
+      // it gets a budget of its own; if even that is beyond the limits, the verdict stands bare.
+      valijson::ValidationResults results;
+      try {
+        RegexBudget patterns;
+        PatternBudgetScope scope(&patterns);
+        validator.validate(*schema, target, &results);
+      } catch (const SchemaBeyondLimits& e) {
+        issue(prefix, "does not match " + std::string(definition) + " (which part could not be worked out: " +
+                          e.what() + ")");
+        return;
+      }
       append_issues(results, value, prefix, out_.issues);
       if (results.numErrors() == 0) issue(prefix, "does not match " + std::string(definition));
+    } catch (const SchemaBeyondLimits& e) {
+      // A check mcpspec cannot make says nothing about the message (ValidationOutcome::unchecked).
+      out_.unchecked.push_back((prefix.empty() ? std::string() : prefix + ": ") + std::string(definition) + ": " +
+                               e.what());
     } catch (const std::exception& e) {
       issue(prefix, "the schema could not be applied: " + std::string(e.what()));
     }

@@ -19,9 +19,14 @@ const char* sender_name(Sender s);                      // "client" / "server"
 struct SchemaIssue { std::string pointer; std::string message; };   // pointer into the message
 
 struct ValidationOutcome {
-  bool valid = true;
+  bool valid = true;                      // no issue found (see `unchecked`: not the same as "checked and fine")
   std::string definition;                 // which definition was used, e.g. "CallToolResult"
   std::vector<SchemaIssue> issues;        // empty when valid; readable, most specific first
+  // What could not be checked, and why: a user's schema file beyond mcpspec's limits (a "pattern"
+  // too costly on the string, a message too deep for the file). Such a part is neither valid nor
+  // invalid; reporting it invalid would fail a server that may be right. Never set for our own
+  // schemas (no pattern; fuzzed at every depth the reader accepts).
+  std::vector<std::string> unchecked;
 };
 
 // One method of a protocol version. from: client|server|both; kind: request|notification;

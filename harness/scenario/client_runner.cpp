@@ -84,6 +84,7 @@ class ClientExecution {
                         ? vars_["answer_version"].get<std::string>()
                         : "";
     never_connected_ = session_.target() && session_.target()->connections() == 0;
+    session_.unchecked().raise_if_any("the client's messages");
   }
 
   std::optional<std::string> skip_reason() const { return skip_reason_; }

@@ -59,6 +59,8 @@ class ClientSession {
   // Protocol state of the current server connection.
   const std::string& validation_version() const;
   const nlohmann::json& client_capabilities() const { return client_caps_; }
+  // Inbound messages the schema monitor could not check (see UncheckedMessages).
+  const UncheckedMessages& unchecked() const { return unchecked_; }
 
  private:
   void log(WireEntry::Dir dir, const std::string& text);
@@ -107,6 +109,7 @@ class ClientSession {
   std::optional<transport::ExitStatus> exit_;
   std::string last_bridge_note_;
   std::set<std::string> reported_;
+  UncheckedMessages unchecked_;
 };
 
 }  // namespace mcpspec::scenario

@@ -90,6 +90,7 @@ class Execution {
     } catch (const StopScenario&) {
     }
     check_still_alive();
+    session_.unchecked().raise_if_any("the server's messages");
   }
 
   std::optional<std::string> skip_reason() const { return skip_reason_; }

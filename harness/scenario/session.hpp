@@ -5,6 +5,7 @@
 #include "harness/protocol/message.hpp"
 #include "harness/scenario/model.hpp"
 #include "harness/scenario/result.hpp"
+#include "harness/scenario/step_support.hpp"
 #include "harness/transport/transport.hpp"
 
 #include <nlohmann/json.hpp>
@@ -98,6 +99,8 @@ class Session {
   const std::string& negotiated() const { return negotiated_; }
   const nlohmann::json& server_capabilities() const { return server_caps_; }
   const std::string& validation_version() const;
+  // Inbound messages the schema monitor could not check (see UncheckedMessages).
+  const UncheckedMessages& unchecked() const { return unchecked_; }
 
  private:
   void log(WireEntry::Dir dir, const std::string& text);
@@ -148,6 +151,7 @@ class Session {
   bool wire_truncated_ = false;
   bool heard_ = false;
   std::string ended_early_;
+  UncheckedMessages unchecked_;
 };
 
 }  // namespace mcpspec::scenario

@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <map>
 
 extern char** environ;
@@ -12,11 +13,29 @@ namespace mcpspec::scenario {
 
 using nlohmann::json;
 
-void throw_cannot_check(const std::string& what, const MatchResult& m) {
+void throw_cannot_check(const std::string& what, const MatchResult& m) { throw_cannot_check(what, m.undecided); }
+
+void throw_cannot_check(const std::string& what, const std::vector<std::string>& reasons) {
   // One line: reports show a reason's first line only.
   std::string text = "cannot check " + what + ": ";
-  for (std::size_t i = 0; i < m.undecided.size(); ++i) text += (i ? "; " : "") + m.undecided[i];
+  for (std::size_t i = 0; i < reasons.size(); ++i) text += (i ? "; " : "") + reasons[i];
   throw CannotCheck(text);
+}
+
+void UncheckedMessages::note(const std::vector<std::string>& reasons) {
+  constexpr std::size_t kKept = 3;
+  for (const auto& r : reasons) {
+    ++count_;
+    if (reasons_.size() < kKept && std::find(reasons_.begin(), reasons_.end(), r) == reasons_.end())
+      reasons_.push_back(r);
+  }
+}
+
+void UncheckedMessages::raise_if_any(const std::string& whose) const {
+  if (count_ == 0) return;
+  std::vector<std::string> shown = reasons_;
+  if (count_ > reasons_.size()) shown.push_back(std::to_string(count_ - reasons_.size()) + " more");
+  throw_cannot_check(whose + " against the schema", shown);
 }
 
 bool filter_matches(const json& matcher, const json& value, const std::string& what) {

@@ -23,6 +23,22 @@ class CannotCheck : public std::runtime_error {
 // Throws CannotCheck for an undecided result `m` of matching `what` ("the message", "a message
 // for expect_no"): the reasons, on one line.
 [[noreturn]] void throw_cannot_check(const std::string& what, const MatchResult& m);
+[[noreturn]] void throw_cannot_check(const std::string& what, const std::vector<std::string>& reasons);
+
+// The target's messages a session could not check against the schema (a user's --schema file
+// beyond mcpspec's limits: ValidationOutcome::unchecked). Like an undecided match, they end the
+// scenario as ERROR once its steps are done (a FAIL found meanwhile stands): the monitor watched
+// the whole conversation, so a PASS would claim a check that was not made.
+class UncheckedMessages {
+ public:
+  void note(const std::vector<std::string>& reasons);
+  // Throws CannotCheck naming `whose` messages ("the server's messages") and the first reasons.
+  void raise_if_any(const std::string& whose) const;
+
+ private:
+  std::vector<std::string> reasons_;  // the first few distinct reasons, for the report
+  std::size_t count_ = 0;             // every reason noted
+};
 
 // For matchers used as a filter (expect_no, collect, foreach where, end_if, waiting among several
 // expectations): true on a match, false on a mismatch, CannotCheck when undecided, since taking

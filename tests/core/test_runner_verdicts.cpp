@@ -362,3 +362,42 @@ TEST_CASE("runner: a check mcpspec cannot make is an ERROR, never a PASS or FAIL
     CHECK_THAT(r.reason, Catch::Contains("patternProperties"));
   }
 }
+
+// A --schema file mcpspec cannot apply to a message (here a "pattern" too costly on the text a tool
+// echoes) leaves that message unchecked: the schema monitor made no check, so the scenario is an
+// ERROR, neither a PASS nor a FAIL. The same pattern on a short text is applied as usual.
+TEST_CASE("runner: a server message the --schema file cannot check is an ERROR", "[core][runner][error][schema]") {
+  coretest::TempDir files;
+  std::ifstream in(std::string(MCPSPEC_SOURCE_DIR) + "/harness/protocol/schemas/2025-06-18/messages.schema.json");
+  json doc = json::parse(in);
+  // 30 000 states: about 18 million steps on a 600-character text, past the 2^24 bound of one evaluation.
+  doc["definitions"]["TextContent"]["properties"]["text"]["pattern"] = "x{30000}";
+  auto registry = protocol::SchemaRegistry::from_file(files.write("schema.json", doc.dump()), "2025-06-18");
+  auto echo = [](const std::string& text) {
+    return json::array({{{"request", {{"method", "tools/call"}, {"params", {{"name", "echo"}, {"arguments", {{"text", text}}}}}}},
+                         {"expect", {{"result", {{"content", {{"$len", 1}}}}}}}}})
+        .dump();
+  };
+  auto run = [&](const std::string& steps) {
+    coretest::ScenarioDir dir;
+    auto s = coretest::load_one(dir, scenario_doc(steps));
+    auto cfg = coretest::run_config(testserver_path());
+    cfg.schemas = registry.get();
+    return scenario::run_scenario(s, cfg);
+  };
+  SECTION("a long text: the pattern is too costly to check, ERROR") {
+    auto r = run(echo(std::string(600, 'y')));
+    INFO(describe(r));
+    CHECK(r.verdict == Verdict::Error);
+    CHECK(r.findings.empty());
+    CHECK_THAT(r.reason, Catch::StartsWith("cannot check the server's messages against the schema:") &&
+                             Catch::Contains("too costly") && Catch::Contains("600 bytes"));
+  }
+  SECTION("a short text: checked, and it does not match the pattern, FAIL") {
+    auto r = run(echo("hello"));
+    INFO(describe(r));
+    CHECK(r.verdict == Verdict::Fail);
+    CHECK(has_requirement(r, "MCPSPEC-SCHEMA"));
+    CHECK(r.reason.find("cannot check") == std::string::npos);
+  }
+}

@@ -219,10 +219,42 @@ TEST_CASE("a user's schema file cannot make validation overflow the stack", "[sc
   json value = json::array();
   for (int i = 1; i < 500; ++i) value = json::array({value});
   auto outcome = registry->validate_definition(value, "x", "Deep");
-  CHECK_FALSE(outcome.valid);
-  REQUIRE_FALSE(outcome.issues.empty());
-  CHECK_THAT(outcome.issues.front().message, Catch::Contains("could not be applied") && Catch::Contains("at most 2048"));
+  // Not checked, which is neither valid nor invalid: no issue is claimed.
+  CHECK(outcome.issues.empty());
+  REQUIRE(outcome.unchecked.size() == 1);
+  CHECK_THAT(outcome.unchecked.front(), Catch::StartsWith("Deep: ") && Catch::Contains("at most 2048"));
   // A shallow value is checked as usual.
   CHECK(registry->validate_definition(json::array({json::array()}), "x", "Deep").valid);
   CHECK_FALSE(registry->validate_definition(json::array({1}), "x", "Deep").valid);
+  CHECK(registry->validate_definition(json::array({1}), "x", "Deep").unchecked.empty());
+}
+
+TEST_CASE("a user's schema pattern mcpspec cannot afford leaves the message unchecked, not invalid", "[schema]") {
+  json file = {{"definitions",
+                {{"JSONRPCMessage", {{"type", "object"}}},
+                 {"Named", {{"type", "object"},
+                            {"properties", {{"name", {{"type", "string"}, {"pattern", "x{30000}"}}},
+                                            {"count", {{"type", "integer"}}}}}}}}}};
+  TempFile path(file.dump());
+  auto registry = SchemaRegistry::from_file(path.path(), "x");
+  SECTION("too costly on a long string: unchecked") {
+    auto outcome = registry->validate_definition({{"name", std::string(600, 'y')}}, "x", "Named");
+    CHECK(outcome.issues.empty());
+    REQUIRE(outcome.unchecked.size() == 1);
+    CHECK_THAT(outcome.unchecked.front(), Catch::Contains("too costly") && Catch::Contains("600 bytes"));
+  }
+  SECTION("a short string is checked: it does not match") {
+    auto outcome = registry->validate_definition({{"name", "abc"}}, "x", "Named");
+    CHECK_FALSE(outcome.valid);
+    CHECK(outcome.unchecked.empty());
+    REQUIRE_FALSE(outcome.issues.empty());
+    CHECK_THAT(outcome.issues.front().message, Catch::Contains("does not match the pattern"));
+  }
+  SECTION("invalid elsewhere: still invalid, even where the details cannot all be worked out") {
+    // The first pass stops at the wrong count; collecting every error then meets the pattern.
+    auto outcome = registry->validate_definition({{"count", "many"}, {"name", std::string(600, 'y')}}, "x", "Named");
+    CHECK_FALSE(outcome.valid);
+    CHECK(outcome.unchecked.empty());
+    REQUIRE_FALSE(outcome.issues.empty());
+  }
 }
