@@ -237,15 +237,35 @@ class ClientExecution {
       }
       if (step.contains("label") && label.empty()) current_label_ = step["label"].get<std::string>();
       if (scenario_deadline_.passed()) fail(step, "the scenario ran out of time before this step");
-      // Network carriers: the client's HTTP requests so far, for checks of HTTP-level rules.
-      if (auto http = session_.target() ? session_.target()->http_requests() : json(); !http.is_null())
-        vars_["http_requests"] = std::move(http);
+      refresh_http_requests();
       try {
         dispatch(step, step_deadline(step));
       } catch (const transport::TransportError& e) {
         fail(step, std::string("could not talk to the client: ") + e.what() + gone_note());
       }
     }
+  }
+
+  // Network carriers: the client's HTTP requests so far, for checks of HTTP-level rules.
+  void refresh_http_requests() {
+    if (auto http = session_.target() ? session_.target()->http_requests() : json(); !http.is_null())
+      vars_["http_requests"] = std::move(http);
+  }
+
+  // A check with within_ms waits for its value to match, reading http_requests again as the
+  // client acts: after a fixed sleep, a client slower to start than the sleep has made no request,
+  // and "every request went to the right place" holds of none. At the deadline it fails (or
+  // cannot check) on the last value, as a plain check would.
+  void do_check(const json& step, Deadline dl) {
+    if (step.contains("within_ms")) {
+      while (!dl.passed()) {
+        auto m = match(subst(step["matches"]), subst(step["check"]));
+        if (m.ok || m.mismatches.empty()) break;  // holds, or cannot be decided (waiting would not help)
+        session_.wait_until(Deadline::after_ms(50).earliest(dl));
+        refresh_http_requests();
+      }
+    }
+    match_or_fail(step, subst(step["matches"]), subst(step["check"]), "the checked value");
   }
 
   void dispatch(const json& step, Deadline dl) {
@@ -266,7 +286,7 @@ class ClientExecution {
     } else if (step.contains("expect_unordered")) do_expect_unordered(step, dl);
     else if (step.contains("expect_silence_ms")) do_silence(step);
     else if (step.contains("expect_no")) do_expect_no(step);
-    else if (step.contains("check")) match_or_fail(step, subst(step["matches"]), subst(step["check"]), "the checked value");
+    else if (step.contains("check")) do_check(step, dl);
     else if (step.contains("sleep_ms"))
       session_.wait_until(Deadline::after_ms(step["sleep_ms"].get<int>()).earliest(scenario_deadline_));
     else if (step.contains("crash")) {

@@ -24,6 +24,11 @@ void check_role_actions(const std::string& role, const nlohmann::json& steps, co
         errors.push_back({file, base + "/" + std::to_string(i),
                           "\"" + a + "\" is a " + (role == "client" ? "server" : "client") +
                               "-role step; this scenario has role \"" + role + "\""});
+    // Only a client-role run refreshes variables (http_requests) while a step waits.
+    if (role != "client" && step.contains("check") && step.contains("within_ms"))
+      errors.push_back({file, base + "/" + std::to_string(i) + "/within_ms",
+                        "\"within_ms\" on a check waits for ${http_requests} to change, which only a client-role "
+                        "scenario has"});
     if (step.contains("steps")) check_role_actions(role, step["steps"], base + "/" + std::to_string(i) + "/steps", file, errors);
   }
 }

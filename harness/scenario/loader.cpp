@@ -67,7 +67,7 @@ const std::map<std::string, std::set<std::string>> kActionModifiers = {
     {"expect_silence_ms", {"allow_notifications"}},
     {"expect_no", {"for_ms"}},
     {"collect", {"as"}},
-    {"check", {"matches"}},
+    {"check", {"matches", "within_ms"}},  // within_ms: client role (client_steps.cpp)
     {"sleep_ms", {}},
     {"await_answers_ms", {}},
     {"list", {"as", "within_ms"}},

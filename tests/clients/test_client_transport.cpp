@@ -110,5 +110,14 @@ TEST_CASE("client-only and server-only steps are reported in the wrong role", "[
   scenario::check_role_actions("client", nlohmann::json::parse(R"([{"list": "tools/list", "as": "x"}, {"crash": true}])"),
                                "/steps", "f.json", errors);
   REQUIRE(errors.size() == 1);
-  CHECK(errors[0].message.find("server-role") != std::string::npos);
+  CHECK(errors[0].message.find("server-role") != std::string::npos);  // A check that waits (within_ms) needs variables that change while it waits: client role only.
+  const auto waiting_check = nlohmann::json::parse(R"([{"check": "${http_requests}", "matches": [], "within_ms": 100}])");
+  errors.clear();
+  scenario::check_role_actions("server", waiting_check, "/steps", "f.json", errors);
+  REQUIRE(errors.size() == 1);
+  CHECK(errors[0].pointer == "/steps/0/within_ms");
+  CHECK(errors[0].message.find("client-role") != std::string::npos);
+  errors.clear();
+  scenario::check_role_actions("client", waiting_check, "/steps", "f.json", errors);
+  CHECK(errors.empty());
 }
