@@ -254,10 +254,7 @@ void ClientSession::on_message(json msg) {
   else if (c.kind == Kind::Request) monitor_request(msg, c);
   if (c.kind != Kind::Batch && c.kind != Kind::Invalid && scenario_.validate == "full" && config_.schemas) {
     auto v = config_.schemas->validate(msg, validation_version(), protocol::Sender::Client, answered_method);
-    if (!v.unchecked.empty()) {
-      unchecked_.note(v.unchecked);
-      event("not checked against the schema: " + v.unchecked.front());
-    }
+    if (auto line = unchecked_.note(v.unchecked)) event(*line);
     if (!v.valid) {
       std::string what = "not a valid " + validation_version() + " client message";
       if (!v.definition.empty()) what += " (" + v.definition + ")";

@@ -351,10 +351,7 @@ void Session::monitor_request(const json& msg, const protocol::Classified& c) {
 void Session::validate_inbound(const json& msg, const protocol::Classified& c, const std::string& answered_method) {
   (void)c;
   auto v = config_.schemas->validate(msg, validation_version(), protocol::Sender::Server, answered_method);
-  if (!v.unchecked.empty()) {
-    unchecked_.note(v.unchecked);
-    event("not checked against the schema: " + v.unchecked.front());
-  }
+  if (auto line = unchecked_.note(v.unchecked)) event(*line);
   if (v.valid) return;
   std::string what = "not a valid " + validation_version() + " message";
   if (!v.definition.empty()) what += " (" + v.definition + ")";

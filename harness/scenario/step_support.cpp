@@ -22,13 +22,15 @@ void throw_cannot_check(const std::string& what, const std::vector<std::string>&
   throw CannotCheck(text);
 }
 
-void UncheckedMessages::note(const std::vector<std::string>& reasons) {
+std::optional<std::string> UncheckedMessages::note(const std::vector<std::string>& reasons) {
+  if (reasons.empty()) return std::nullopt;
   constexpr std::size_t kKept = 3;
   for (const auto& r : reasons) {
     ++count_;
     if (reasons_.size() < kKept && std::find(reasons_.begin(), reasons_.end(), r) == reasons_.end())
       reasons_.push_back(r);
   }
+  return "not checked against the schema: " + reasons.front();
 }
 
 void UncheckedMessages::raise_if_any(const std::string& whose) const {
@@ -40,7 +42,7 @@ void UncheckedMessages::raise_if_any(const std::string& whose) const {
 
 bool filter_matches(const json& matcher, const json& value, const std::string& what) {
   auto m = match(matcher, value);
-  if (!m.ok && m.mismatches.empty()) throw_cannot_check(what, m);
+  if (!m.undecided.empty()) throw_cannot_check(what, m);
   return m.ok;
 }
 
@@ -49,7 +51,7 @@ std::optional<std::size_t> pick_expectation(const std::vector<json>& pending, co
   for (std::size_t i = 0; i < pending.size(); ++i) {
     auto m = match(pending[i], message);
     if (m.ok) return i;
-    if (!undecided && m.mismatches.empty()) undecided = i;
+    if (!undecided && !m.undecided.empty()) undecided = i;
   }
   return undecided;
 }

@@ -31,7 +31,8 @@ class CannotCheck : public std::runtime_error {
 // the whole conversation, so a PASS would claim a check that was not made.
 class UncheckedMessages {
  public:
-  void note(const std::vector<std::string>& reasons);
+  // Notes the reasons of one message; returns the wire-log line to write when there are any.
+  std::optional<std::string> note(const std::vector<std::string>& reasons);
   // Throws CannotCheck naming `whose` messages ("the server's messages") and the first reasons.
   void raise_if_any(const std::string& whose) const;
 
