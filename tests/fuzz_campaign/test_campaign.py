@@ -5,6 +5,7 @@ import importlib.util
 import os
 import shutil
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -34,6 +35,22 @@ class StatusLines(unittest.TestCase):
         self.assertIsNone(campaign.STATUS.match("INFO: Seed: 2371756673"))
 
 
+def wait_until_dead(pid, deadline_s):
+    """True once pid is gone or a zombie; False if it still runs after deadline_s."""
+    end = time.monotonic() + deadline_s
+    while True:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]  # the name in (...) may hold spaces
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        if time.monotonic() > end:
+            return False
+        time.sleep(0.05)
+
+
 class RunBounded(unittest.TestCase):
     def test_every_line_arrives_even_when_the_child_exits_at_once(self):
         lines = []
@@ -50,13 +67,10 @@ class RunBounded(unittest.TestCase):
             self.assertTrue(timed_out)
             with open(pidfile) as f:
                 child = int(f.read())
-            # The grandchild was in the group: it is gone (or a zombie of init, never running on).
-            try:
-                os.kill(child, 0)
-                with open(f"/proc/{child}/stat") as f:
-                    self.assertIn(f.read().split()[2], "ZX")
-            except (ProcessLookupError, FileNotFoundError):
-                pass
+            # The grandchild was in the group, so it was sent SIGKILL. A signal is delivered
+            # asynchronously: the process may still show as running for a moment after killpg
+            # returns, so wait (bounded) until it is gone or a zombie of init.
+            self.assertTrue(wait_until_dead(child, 10), f"process {child} of the group still runs")
 
 
 class Plateau(unittest.TestCase):
