@@ -17,11 +17,11 @@ import time
 
 def alive(pid):
     try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except (FileNotFoundError, ProcessLookupError):  # reaped, possibly just now
         return False
-    with open(f"/proc/{pid}/stat") as f:
-        return f.read().split()[2] not in "ZX"  # a zombie is gone for good
+    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")  # a zombie is gone for good
 
 
 def case(bindir, scenario, extra, sig):
