@@ -206,12 +206,9 @@ class ClientExecution {
   }
 
   void match_or_fail(const json& step, const json& matcher, const json& message, const std::string& what) {
-    auto m = match(matcher, message);
-    if (!m.undecided.empty()) throw_cannot_check(what, m);
+    auto m = decided_match(matcher, message, what);
     if (!m.ok) {
-      std::string diff;
-      for (const auto& line : m.mismatches) diff += line + "\n";
-      fail(step, what + " does not match the expectation", pretty(matcher), pretty(message), diff);
+      fail(step, what + " does not match the expectation", pretty(matcher), pretty(message), mismatch_text(m));
     }
     for (const auto& [name, value] : m.captured.items()) vars_[name] = value;
     if (!step.contains("capture")) return;

@@ -222,13 +222,10 @@ class Execution {
   }
 
   void match_or_fail(const json& step, const json& matcher, const json& message, const std::string& what) {
-    auto m = match(matcher, message);
-    if (!m.undecided.empty()) throw_cannot_check(what, m);
+    auto m = decided_match(matcher, message, what);
     if (!m.ok) {
-      std::string diff;
-      for (const auto& line : m.mismatches) diff += line + "\n";
       fail(step, current_index_, current_label_, what + " does not match the expectation", pretty(matcher),
-           pretty(message), diff);
+           pretty(message), mismatch_text(m));
       return;
     }
     apply_captures(step, message, m);

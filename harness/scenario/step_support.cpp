@@ -40,10 +40,20 @@ void UncheckedMessages::raise_if_any(const std::string& whose) const {
   throw_cannot_check(whose + " against the schema", shown);
 }
 
-bool filter_matches(const json& matcher, const json& value, const std::string& what) {
+MatchResult decided_match(const json& matcher, const json& value, const std::string& what) {
   auto m = match(matcher, value);
   if (!m.undecided.empty()) throw_cannot_check(what, m);
-  return m.ok;
+  return m;
+}
+
+std::string mismatch_text(const MatchResult& m) {
+  std::string text;
+  for (const auto& line : m.mismatches) text += line + "\n";
+  return text;
+}
+
+bool filter_matches(const json& matcher, const json& value, const std::string& what) {
+  return decided_match(matcher, value, what).ok;
 }
 
 std::optional<std::size_t> pick_expectation(const std::vector<json>& pending, const json& message) {

@@ -41,9 +41,16 @@ class UncheckedMessages {
   std::size_t count_ = 0;             // every reason noted
 };
 
-// For matchers used as a filter (expect_no, collect, foreach where, end_if, waiting among several
-// expectations): true on a match, false on a mismatch, CannotCheck when undecided, since taking
-// an undecided value as either would change what the scenario checks.
+// match(matcher, value), but CannotCheck (naming `what`) when it cannot decide: every step that
+// acts on a match result goes through here, since taking an undecided result as a match or a
+// mismatch would change what the scenario checks.
+MatchResult decided_match(const nlohmann::json& matcher, const nlohmann::json& value, const std::string& what);
+
+// A mismatch's lines, one per line: the diff of a failed expectation.
+std::string mismatch_text(const MatchResult& m);
+
+// For matchers used as a filter (expect_no, collect, foreach where, end_if): true on a match,
+// false on a mismatch, CannotCheck when undecided (decided_match).
 bool filter_matches(const nlohmann::json& matcher, const nlohmann::json& value, const std::string& what);
 
 // Which of expect_unordered's `pending` matchers `message` meets: the first that matches, else the

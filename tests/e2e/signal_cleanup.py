@@ -14,14 +14,8 @@ import sys
 import tempfile
 import time
 
-
-def alive(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            stat = f.read()
-    except (FileNotFoundError, ProcessLookupError):  # reaped, possibly just now
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] not in ("Z", "X")  # a zombie is gone for good
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from process_state import wait_until_gone  # noqa: E402
 
 
 def case(bindir, scenario, extra, sig):
@@ -46,10 +40,7 @@ def case(bindir, scenario, extra, sig):
             p.kill()
             os.kill(pid, signal.SIGKILL)
             return "mcpspec did not end within 10 s of the signal"
-        deadline = time.monotonic() + 3
-        while alive(pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        if alive(pid):
+        if not wait_until_gone(pid, 3):
             os.kill(pid, signal.SIGKILL)
             return f"the server (pid {pid}) still ran after mcpspec ended ({rc})"
         if rc != -sig:

@@ -4,12 +4,14 @@ import importlib.machinery
 import importlib.util
 import os
 import shutil
+import sys
 import tempfile
-import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(REPO, "tests", "support"))
+from process_state import wait_until_gone  # noqa: E402
 
 
 def load_campaign():
@@ -35,22 +37,6 @@ class StatusLines(unittest.TestCase):
         self.assertIsNone(campaign.STATUS.match("INFO: Seed: 2371756673"))
 
 
-def wait_until_dead(pid, deadline_s):
-    """True once pid is gone or a zombie; False if it still runs after deadline_s."""
-    end = time.monotonic() + deadline_s
-    while True:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]  # the name in (...) may hold spaces
-        except (FileNotFoundError, ProcessLookupError):
-            return True
-        if state in ("Z", "X"):
-            return True
-        if time.monotonic() > end:
-            return False
-        time.sleep(0.05)
-
-
 class RunBounded(unittest.TestCase):
     def test_every_line_arrives_even_when_the_child_exits_at_once(self):
         lines = []
@@ -67,10 +53,8 @@ class RunBounded(unittest.TestCase):
             self.assertTrue(timed_out)
             with open(pidfile) as f:
                 child = int(f.read())
-            # The grandchild was in the group, so it was sent SIGKILL. A signal is delivered
-            # asynchronously: the process may still show as running for a moment after killpg
-            # returns, so wait (bounded) until it is gone or a zombie of init.
-            self.assertTrue(wait_until_dead(child, 10), f"process {child} of the group still runs")
+            # The grandchild was in the group, so it was sent SIGKILL (delivered asynchronously).
+            self.assertTrue(wait_until_gone(child, 10), f"process {child} of the group still runs")
 
 
 class Plateau(unittest.TestCase):
