@@ -2,6 +2,7 @@
 
 #include "fuzz/support/mcp_vocabulary.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -80,6 +81,8 @@ const char* mutation_name(Mutation m) {
     case Mutation::EnvelopeSwap: return "envelope-swap";
     case Mutation::BatchGame: return "batch-game";
     case Mutation::StringGame: return "string-game";
+    case Mutation::SchemaGame: return "schema-game";
+    case Mutation::RegexGame: return "regex-game";
     case Mutation::CopySubtree: return "copy-subtree";
     case Mutation::InvalidUtf8: return "invalid-utf8";
     case Mutation::DuplicateKey: return "duplicate-key";
@@ -118,6 +121,84 @@ json JsonMutator::random_value(int depth) {
       return o;
     }
   }
+}
+
+// A schema of one to three keywords, each with a value of the shape it takes (most of the time:
+// one in eight gets a random value, for the schema compiler's error paths). Booleans are schemas
+// too from draft 6 on.
+json JsonMutator::random_schema(int depth) {
+  const auto& voc = vocabulary();
+  if (chance(8)) return chance(2);
+  json schema = json::object();
+  for (std::size_t i = 1 + below(3); i > 0; --i) {
+    const std::vector<std::string>* lists[] = {&voc.schema_subschema, &voc.schema_schema_list, &voc.schema_schema_map,
+                                               &voc.schema_number, &voc.schema_other, &voc.schema_other};
+    const auto& list = *lists[below(std::size(lists))];
+    const std::string& keyword = list[below(list.size())];
+    schema[keyword] = chance(8) ? random_value(depth + 1) : schema_keyword_value(keyword, depth);
+  }
+  return schema;
+}
+
+json JsonMutator::schema_keyword_value(const std::string& keyword, int depth) {
+  const auto& voc = vocabulary();
+  auto is_in = [&](const std::vector<std::string>& list) {
+    return std::find(list.begin(), list.end(), keyword) != list.end();
+  };
+  // Nested schemas stop growing after three levels: deep ones are deep-nest's job.
+  auto sub = [&] { return depth > 2 ? json(chance(2)) : random_schema(depth + 1); };
+  if (keyword == "items" && chance(2)) return json::array({sub(), sub()});
+  if (is_in(voc.schema_subschema)) return sub();
+  if (is_in(voc.schema_schema_list)) {
+    json list = json::array();
+    for (std::size_t i = below(4); i > 0; --i) list.push_back(sub());
+    return list;
+  }
+  if (is_in(voc.schema_schema_map)) {
+    json map = json::object();
+    for (std::size_t i = 1 + below(2); i > 0; --i) {
+      std::string name = keyword == "patternProperties" ? random_regex()
+                         : chance(2)                    ? std::string("a")
+                                                        : voc.member_names[below(voc.member_names.size())];
+      // dependencies (draft 4-7) maps a name to a schema or to a list of names.
+      map[name] = keyword == "dependencies" && chance(2) ? json::array({"a", "b"}) : sub();
+    }
+    return map;
+  }
+  if (is_in(voc.schema_number))
+    return chance(2) ? json(static_cast<std::int64_t>(below(5))) : voc.boundary_numbers[below(voc.boundary_numbers.size())];
+  if (keyword == "type") {
+    static const char* kTypes[] = {"string", "integer", "number", "object", "array", "boolean", "null", "any"};
+    if (chance(3)) return json::array({kTypes[below(std::size(kTypes))], kTypes[below(std::size(kTypes))]});
+    return kTypes[below(std::size(kTypes))];
+  }
+  if (keyword == "enum") return json::array({random_value(depth + 1), random_value(depth + 1)});
+  if (keyword == "required") return json::array({"a", voc.member_names[below(voc.member_names.size())]});
+  if (keyword == "dependentRequired") return json{{"a", json::array({"b"})}};
+  if (keyword == "pattern") return random_regex();
+  if (keyword == "format") return voc.schema_formats[below(voc.schema_formats.size())];
+  if (keyword == "uniqueItems" || keyword == "exclusiveMinimum") return chance(2);
+  if (keyword == "$ref" || keyword == "$dynamicRef") {
+    static const char* kRefs[] = {"#", "#/definitions/a", "#/$defs/a", "#/properties/a", "#a", "other.json#",
+                                  "#/items/0", "#/definitions/a/not", ""};
+    return kRefs[below(std::size(kRefs))];
+  }
+  if (keyword == "$schema") {
+    static const char* kDialects[] = {"http://json-schema.org/draft-04/schema#", "http://json-schema.org/draft-07/schema#",
+                                      "https://json-schema.org/draft/2020-12/schema", "x"};
+    return kDialects[below(std::size(kDialects))];
+  }
+  if (keyword == "$id" || keyword == "id" || keyword == "$anchor") return chance(2) ? json("a") : json("#a");
+  return random_value(depth + 1);  // const, default, $comment, title
+}
+
+// One to six fragments of regex syntax, sometimes wrapped in a group and quantified.
+std::string JsonMutator::random_regex() {
+  const auto& voc = vocabulary();
+  std::string pattern;
+  for (std::size_t i = 1 + below(6); i > 0; --i) pattern += voc.regex_fragments[below(voc.regex_fragments.size())];
+  if (chance(4)) pattern = "(" + pattern + ")" + (chance(2) ? "+" : "*");
+  return pattern;
 }
 
 Mutation JsonMutator::pick_structural() {
@@ -266,6 +347,40 @@ void JsonMutator::mutate_value(json& root, Mutation m) {
         if (n.value->is_string()) strings.push_back(n.value);
       json* target = strings.empty() ? node.value : strings[below(strings.size())];
       *target = voc.odd_strings[below(voc.odd_strings.size())];
+      return;
+    }
+    case Mutation::SchemaGame: {
+      std::vector<json*> objects;
+      for (auto& n : nodes)
+        if (n.value->is_object()) objects.push_back(n.value);
+      if (objects.empty() || chance(2)) {
+        *node.value = random_schema();
+        return;
+      }
+      json& target = *objects[below(objects.size())];
+      const std::vector<std::string>* lists[] = {&voc.schema_subschema, &voc.schema_schema_list, &voc.schema_schema_map,
+                                                 &voc.schema_number, &voc.schema_other};
+      const auto& list = *lists[below(std::size(lists))];
+      const std::string& keyword = list[below(list.size())];
+      target[keyword] = schema_keyword_value(keyword, 0);
+      return;
+    }
+    case Mutation::RegexGame: {
+      std::vector<json*> strings;
+      for (auto& n : nodes)
+        if (n.value->is_string()) strings.push_back(n.value);
+      if (strings.empty() || chance(3)) {
+        *(strings.empty() ? node.value : strings[below(strings.size())]) = random_regex();
+        return;
+      }
+      // A fragment spliced into an existing string keeps most of a pattern that already works.
+      json* target = strings[below(strings.size())];
+      std::string text = target->get<std::string>();
+      std::string piece = chance(2) ? voc.regex_fragments[below(voc.regex_fragments.size())] : random_regex();
+      std::size_t at = below(text.size() + 1);
+      if (chance(3) && at < text.size()) text.erase(at, 1 + below(std::min<std::size_t>(4, text.size() - at)));
+      text.insert(std::min(at, text.size()), piece);
+      *target = std::move(text);
       return;
     }
     case Mutation::CopySubtree: {

@@ -27,6 +27,8 @@ enum class Mutation {
   EnvelopeSwap,    // request <-> response <-> notification, or result and error both present
   BatchGame,       // wrap in a batch array, unwrap one, empty batch
   StringGame,      // a string := escapes, placeholders, regex bombs, long text
+  SchemaGame,      // a value := a small JSON Schema, or an object gains a schema keyword
+  RegexGame,       // a string := a pattern of regex syntax, or a piece of it spliced in
   CopySubtree,     // a subtree duplicated somewhere else in the document
   InvalidUtf8,     // text level: invalid UTF-8 bytes inside a string literal
   DuplicateKey,    // text level: a member written twice
@@ -55,6 +57,9 @@ class JsonMutator {
   bool chance(unsigned one_in) { return below(one_in) == 0; }
   Mutation pick_structural();
   nlohmann::json random_value(int depth = 0);
+  nlohmann::json random_schema(int depth = 0);
+  nlohmann::json schema_keyword_value(const std::string& keyword, int depth);
+  std::string random_regex();
   std::string mutate_text(std::string text, std::size_t max_size);
   std::optional<std::string> mutate_lines(std::string_view input, std::size_t max_size);
 

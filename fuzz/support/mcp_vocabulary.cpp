@@ -58,6 +58,25 @@ Vocabulary build() {
                    "file:///", "http://127.0.0.1:1/", "data:,", std::string(5000, 'a'), "0", "-1", "1e400",
                    "true", "null", "string", "integer", "object", "array", "number", "boolean", "minimal", "full",
                    "wrong-type", "missing-required"};
+  v.schema_subschema = {"not", "if", "then", "else", "items", "additionalItems", "additionalProperties",
+                        "contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems"};
+  v.schema_schema_list = {"allOf", "anyOf", "oneOf", "prefixItems", "items"};
+  v.schema_schema_map = {"properties", "patternProperties", "definitions", "$defs", "dependentSchemas",
+                         "dependencies"};
+  v.schema_number = {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
+                     "maxLength", "minItems", "maxItems", "minProperties", "maxProperties", "minContains",
+                     "maxContains"};
+  v.schema_other = {"type", "enum", "const", "required", "pattern", "format", "$ref", "uniqueItems",
+                    "dependentRequired", "default", "$schema", "$id", "id", "$comment", "title",
+                    "exclusiveMinimum", "$anchor", "$dynamicRef"};
+  v.schema_formats = {"date-time", "date", "time", "email", "hostname", "ipv4", "ipv6", "uri", "uri-reference",
+                      "uuid", "regex", "json-pointer", "duration", "byte"};
+  v.regex_fragments = {"a", ".", "\\d", "\\D", "\\w", "\\W", "\\s", "\\S", "\\b", "\\B", "^", "$", "|",
+                       "*", "+", "?", "*?", "+?", "??", "{2}", "{2,}", "{0,3}", "{3,1}", "{1000}", "(", ")", "(?:",
+                       "(?=", "(?!", "(?<=", "[", "]", "[^", "[a-z]", "[z-a]", "[\\b]", "[[:alpha:]]",
+                       "[[:digit:][:space:]]", "[[:nope:]]", "[[.a.]]", "[[=a=]]", "\\1", "\\2", "\\0",
+                       "\\x41", "\\u00e9", "\\cA", "\\n", "\\t", "\\f", "\\v", "\\/", "\\.", "\\",
+                       "\u00e9", "\U0001F600", "-", ",", "}", "{"};
   return v;
 }
 

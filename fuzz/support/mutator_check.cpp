@@ -1,9 +1,10 @@
 // Checks the JSON mutator without libFuzzer: run it many times over the hand-written seeds and
 // verify it stays within the size limit, keeps structural mutations valid JSON, and reaches
-// every mutation kind. A mutator that silently stopped mutating would otherwise go unnoticed:
+// every mutation kind, and that each kind changed its input at least once. A mutator that silently stopped mutating would otherwise go unnoticed:
 // libFuzzer would just fall back to byte mutation.
 #include "fuzz/support/json_mutator.hpp"
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,24 @@
 
 namespace fs = std::filesystem;
 using mcpspec::fuzz::Mutation;
+
+namespace {
+// The input as values, so that re-serializing (key order, spacing) does not count as a change:
+// the whole input as one JSON document, else each line as one (or as text when it is not JSON).
+std::string normalized(const std::string& text) {
+  if (auto whole = mcpspec::fuzz::parse_json(text)) return whole->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t nl = std::min(text.find('\n', start), text.size());
+    std::string line = text.substr(start, nl - start);
+    auto v = mcpspec::fuzz::parse_json(line);
+    out += (v ? v->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) : line) + "\n";
+    start = nl + 1;
+  }
+  return out;
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 2) {
@@ -38,7 +57,7 @@ int main(int argc, char** argv) {
     std::cerr << "error: no seeds under " << argv[1] << "\n";
     return 1;
   }
-  std::array<std::size_t, static_cast<std::size_t>(Mutation::kCount)> seen{};
+  std::array<std::size_t, static_cast<std::size_t>(Mutation::kCount)> seen{}, changed{};
   std::size_t produced = 0, declined = 0, failures = 0;
   constexpr std::size_t kMaxSize = 4096;
   for (unsigned round = 0; round < 40; ++round) {
@@ -54,6 +73,7 @@ int main(int argc, char** argv) {
         }
         ++produced;
         ++seen[static_cast<std::size_t>(mutator.last())];
+        if (normalized(*out) != normalized(input)) ++changed[static_cast<std::size_t>(mutator.last())];
         if (out->size() > kMaxSize) {
           std::cerr << "error: output of " << out->size() << " bytes exceeds " << kMaxSize << "\n";
           ++failures;
@@ -73,9 +93,12 @@ int main(int argc, char** argv) {
     }
   }
   for (std::size_t k = 0; k < seen.size(); ++k) {
-    std::cout << mutation_name(static_cast<Mutation>(k)) << ": " << seen[k] << "\n";
+    std::cout << mutation_name(static_cast<Mutation>(k)) << ": " << seen[k] << " (" << changed[k] << " changed the input)\n";
     if (seen[k] == 0) {
       std::cerr << "error: mutation " << mutation_name(static_cast<Mutation>(k)) << " never happened\n";
+      ++failures;
+    } else if (changed[k] == 0) {
+      std::cerr << "error: mutation " << mutation_name(static_cast<Mutation>(k)) << " never changed its input\n";
       ++failures;
     }
   }
