@@ -127,17 +127,23 @@ json JsonMutator::random_value(int depth) {
 // one in eight gets a random value, for the schema compiler's error paths). Booleans are schemas
 // too from draft 6 on.
 json JsonMutator::random_schema(int depth) {
-  const auto& voc = vocabulary();
   if (chance(8)) return chance(2);
   json schema = json::object();
   for (std::size_t i = 1 + below(3); i > 0; --i) {
-    const std::vector<std::string>* lists[] = {&voc.schema_subschema, &voc.schema_schema_list, &voc.schema_schema_map,
-                                               &voc.schema_number, &voc.schema_other, &voc.schema_other};
-    const auto& list = *lists[below(std::size(lists))];
-    const std::string& keyword = list[below(list.size())];
+    const std::string& keyword = random_schema_keyword();
     schema[keyword] = chance(8) ? random_value(depth + 1) : schema_keyword_value(keyword, depth);
   }
   return schema;
+}
+
+// A keyword of any shape; "other" (type, enum, pattern, $ref ...) twice as likely, being the
+// widest group.
+const std::string& JsonMutator::random_schema_keyword() {
+  const auto& voc = vocabulary();
+  const std::vector<std::string>* lists[] = {&voc.schema_subschema, &voc.schema_schema_list, &voc.schema_schema_map,
+                                             &voc.schema_number,    &voc.schema_other,       &voc.schema_other};
+  const auto& list = *lists[below(std::size(lists))];
+  return list[below(list.size())];
 }
 
 json JsonMutator::schema_keyword_value(const std::string& keyword, int depth) {
@@ -215,6 +221,13 @@ void JsonMutator::mutate_value(json& root, Mutation m) {
   std::vector<Node> nodes;
   collect(root, nullptr, "", nodes, 0);
   Node& node = nodes[below(nodes.size())];
+  // A random node of one JSON type (is = &json::is_string ...), or nullptr when there is none.
+  auto pick_of_type = [&](bool (json::*is)() const noexcept) -> json* {
+    std::vector<json*> found;
+    for (auto& n : nodes)
+      if ((n.value->*is)()) found.push_back(n.value);
+    return found.empty() ? nullptr : found[below(found.size())];
+  };
 
   switch (m) {
     case Mutation::MethodSwap: {
@@ -238,10 +251,8 @@ void JsonMutator::mutate_value(json& root, Mutation m) {
       return;
     }
     case Mutation::BoundaryNumber: {
-      std::vector<json*> numbers;
-      for (auto& n : nodes)
-        if (n.value->is_number()) numbers.push_back(n.value);
-      json* target = numbers.empty() ? node.value : numbers[below(numbers.size())];
+      json* target = pick_of_type(&json::is_number);
+      if (!target) target = node.value;
       *target = voc.boundary_numbers[below(voc.boundary_numbers.size())];
       return;
     }
@@ -272,10 +283,7 @@ void JsonMutator::mutate_value(json& root, Mutation m) {
       return;
     }
     case Mutation::AddMember: {
-      std::vector<json*> objects;
-      for (auto& n : nodes)
-        if (n.value->is_object()) objects.push_back(n.value);
-      json* target = objects.empty() ? nullptr : objects[below(objects.size())];
+      json* target = pick_of_type(&json::is_object);
       if (!target) { *node.value = json::object(); target = node.value; }
       const auto& names = chance(3) ? voc.matcher_operators : voc.member_names;
       (*target)[names[below(names.size())]] = random_value();
@@ -342,39 +350,27 @@ void JsonMutator::mutate_value(json& root, Mutation m) {
       return;
     }
     case Mutation::StringGame: {
-      std::vector<json*> strings;
-      for (auto& n : nodes)
-        if (n.value->is_string()) strings.push_back(n.value);
-      json* target = strings.empty() ? node.value : strings[below(strings.size())];
-      *target = voc.odd_strings[below(voc.odd_strings.size())];
+      json* target = pick_of_type(&json::is_string);
+      *(target ? target : node.value) = voc.odd_strings[below(voc.odd_strings.size())];
       return;
     }
     case Mutation::SchemaGame: {
-      std::vector<json*> objects;
-      for (auto& n : nodes)
-        if (n.value->is_object()) objects.push_back(n.value);
-      if (objects.empty() || chance(2)) {
+      json* target = pick_of_type(&json::is_object);
+      if (!target || chance(2)) {
         *node.value = random_schema();
         return;
       }
-      json& target = *objects[below(objects.size())];
-      const std::vector<std::string>* lists[] = {&voc.schema_subschema, &voc.schema_schema_list, &voc.schema_schema_map,
-                                                 &voc.schema_number, &voc.schema_other};
-      const auto& list = *lists[below(std::size(lists))];
-      const std::string& keyword = list[below(list.size())];
-      target[keyword] = schema_keyword_value(keyword, 0);
+      const std::string& keyword = random_schema_keyword();
+      (*target)[keyword] = schema_keyword_value(keyword, 0);
       return;
     }
     case Mutation::RegexGame: {
-      std::vector<json*> strings;
-      for (auto& n : nodes)
-        if (n.value->is_string()) strings.push_back(n.value);
-      if (strings.empty() || chance(3)) {
-        *(strings.empty() ? node.value : strings[below(strings.size())]) = random_regex();
+      json* target = pick_of_type(&json::is_string);
+      if (!target || chance(3)) {
+        *(target ? target : node.value) = random_regex();
         return;
       }
       // A fragment spliced into an existing string keeps most of a pattern that already works.
-      json* target = strings[below(strings.size())];
       std::string text = target->get<std::string>();
       std::string piece = chance(2) ? voc.regex_fragments[below(voc.regex_fragments.size())] : random_regex();
       std::size_t at = below(text.size() + 1);

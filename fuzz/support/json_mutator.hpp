@@ -58,6 +58,7 @@ class JsonMutator {
   Mutation pick_structural();
   nlohmann::json random_value(int depth = 0);
   nlohmann::json random_schema(int depth = 0);
+  const std::string& random_schema_keyword();
   nlohmann::json schema_keyword_value(const std::string& keyword, int depth);
   std::string random_regex();
   std::string mutate_text(std::string text, std::size_t max_size);
