@@ -1,7 +1,8 @@
 // Checks the JSON mutator without libFuzzer: run it many times over the hand-written seeds and
 // verify it stays within the size limit, keeps structural mutations valid JSON, and reaches
-// every mutation kind, and that each kind changed its input at least once. A mutator that silently stopped mutating would otherwise go unnoticed:
-// libFuzzer would just fall back to byte mutation.
+// every mutation kind, and that each kind changed its input at least once. A mutator that
+// silently stopped mutating would otherwise go unnoticed: libFuzzer would just fall back to byte
+// mutation.
 #include "fuzz/support/json_mutator.hpp"
 
 #include <algorithm>
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < seeds.size(); ++i) {
       mcpspec::fuzz::JsonMutator mutator(round * 7919u + static_cast<unsigned>(i));
       std::string input = seeds[i];
+      std::string input_values = normalized(input);  // carried over: each output is the next input
       // Mutate a few generations deep, as libFuzzer does with inputs it keeps.
       for (int gen = 0; gen < 4; ++gen) {
         auto out = mutator.mutate(input, kMaxSize);
@@ -73,7 +75,8 @@ int main(int argc, char** argv) {
         }
         ++produced;
         ++seen[static_cast<std::size_t>(mutator.last())];
-        if (normalized(*out) != normalized(input)) ++changed[static_cast<std::size_t>(mutator.last())];
+        std::string out_values = normalized(*out);
+        if (out_values != input_values) ++changed[static_cast<std::size_t>(mutator.last())];
         if (out->size() > kMaxSize) {
           std::cerr << "error: output of " << out->size() << " bytes exceeds " << kMaxSize << "\n";
           ++failures;
@@ -89,6 +92,7 @@ int main(int argc, char** argv) {
           ++failures;
         }
         input = *out;
+        input_values = std::move(out_values);
       }
     }
   }
