@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace mcpspec::fuzz {
@@ -93,6 +94,15 @@ const char* mutation_name(Mutation m) {
   return "?";
 }
 
+std::vector<std::string> split_lines(std::string_view text) {
+  std::vector<std::string> pieces;
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = text.find('\n', start)) != std::string_view::npos; start = nl + 1)
+    pieces.emplace_back(text.substr(start, nl - start));
+  pieces.emplace_back(text.substr(start));
+  return pieces;
+}
+
 std::optional<json> parse_json(std::string_view text) {
   if (nesting_depth(text) > kMaxMutableDepth) return std::nullopt;
   json v = json::parse(text.begin(), text.end(), nullptr, false);
@@ -130,37 +140,38 @@ json JsonMutator::random_schema(int depth) {
   if (chance(8)) return chance(2);
   json schema = json::object();
   for (std::size_t i = 1 + below(3); i > 0; --i) {
-    const std::string& keyword = random_schema_keyword();
-    schema[keyword] = chance(8) ? random_value(depth + 1) : schema_keyword_value(keyword, depth);
+    SchemaKeyword keyword = random_schema_keyword();
+    schema[keyword.name] = chance(8) ? random_value(depth + 1) : schema_keyword_value(keyword, depth);
   }
   return schema;
 }
 
-// A keyword of any shape; "other" (type, enum, pattern, $ref ...) twice as likely, being the
-// widest group.
-const std::string& JsonMutator::random_schema_keyword() {
+// A keyword with the shape of value it takes, read off the list it was picked from (a keyword in
+// two lists, items or exclusiveMinimum, takes both shapes across the drafts); "other" (type,
+// enum, pattern, $ref ...) twice as likely, being the widest group.
+JsonMutator::SchemaKeyword JsonMutator::random_schema_keyword() {
   const auto& voc = vocabulary();
-  const std::vector<std::string>* lists[] = {&voc.schema_subschema, &voc.schema_schema_list, &voc.schema_schema_map,
-                                             &voc.schema_number,    &voc.schema_other,       &voc.schema_other};
-  const auto& list = *lists[below(std::size(lists))];
-  return list[below(list.size())];
+  static const std::pair<const std::vector<std::string> Vocabulary::*, SchemaShape> kLists[] = {
+      {&Vocabulary::schema_subschema, SchemaShape::Subschema}, {&Vocabulary::schema_schema_list, SchemaShape::SchemaList},
+      {&Vocabulary::schema_schema_map, SchemaShape::SchemaMap}, {&Vocabulary::schema_number, SchemaShape::Number},
+      {&Vocabulary::schema_other, SchemaShape::Other},          {&Vocabulary::schema_other, SchemaShape::Other}};
+  const auto& [member, shape] = kLists[below(std::size(kLists))];
+  const auto& list = voc.*member;
+  return {list[below(list.size())], shape};
 }
 
-json JsonMutator::schema_keyword_value(const std::string& keyword, int depth) {
+json JsonMutator::schema_keyword_value(const SchemaKeyword& picked, int depth) {
   const auto& voc = vocabulary();
-  auto is_in = [&](const std::vector<std::string>& list) {
-    return std::find(list.begin(), list.end(), keyword) != list.end();
-  };
+  const std::string& keyword = picked.name;
   // Nested schemas stop growing after three levels: deep ones are deep-nest's job.
   auto sub = [&] { return depth > 2 ? json(chance(2)) : random_schema(depth + 1); };
-  if (keyword == "items" && chance(2)) return json::array({sub(), sub()});
-  if (is_in(voc.schema_subschema)) return sub();
-  if (is_in(voc.schema_schema_list)) {
+  if (picked.shape == SchemaShape::Subschema) return sub();
+  if (picked.shape == SchemaShape::SchemaList) {
     json list = json::array();
     for (std::size_t i = below(4); i > 0; --i) list.push_back(sub());
     return list;
   }
-  if (is_in(voc.schema_schema_map)) {
+  if (picked.shape == SchemaShape::SchemaMap) {
     json map = json::object();
     for (std::size_t i = 1 + below(2); i > 0; --i) {
       std::string name = keyword == "patternProperties" ? random_regex()
@@ -171,7 +182,7 @@ json JsonMutator::schema_keyword_value(const std::string& keyword, int depth) {
     }
     return map;
   }
-  if (is_in(voc.schema_number))
+  if (picked.shape == SchemaShape::Number)
     return chance(2) ? json(static_cast<std::int64_t>(below(5))) : voc.boundary_numbers[below(voc.boundary_numbers.size())];
   if (keyword == "type") {
     static const char* kTypes[] = {"string", "integer", "number", "object", "array", "boolean", "null", "any"};
@@ -183,7 +194,7 @@ json JsonMutator::schema_keyword_value(const std::string& keyword, int depth) {
   if (keyword == "dependentRequired") return json{{"a", json::array({"b"})}};
   if (keyword == "pattern") return random_regex();
   if (keyword == "format") return voc.schema_formats[below(voc.schema_formats.size())];
-  if (keyword == "uniqueItems" || keyword == "exclusiveMinimum") return chance(2);
+  if (keyword == "uniqueItems" || keyword == "exclusiveMinimum") return chance(2);  // draft 4's boolean form
   if (keyword == "$ref" || keyword == "$dynamicRef") {
     static const char* kRefs[] = {"#", "#/definitions/a", "#/$defs/a", "#/properties/a", "#a", "other.json#",
                                   "#/items/0", "#/definitions/a/not", ""};
@@ -360,8 +371,8 @@ void JsonMutator::mutate_value(json& root, Mutation m) {
         *node.value = random_schema();
         return;
       }
-      const std::string& keyword = random_schema_keyword();
-      (*target)[keyword] = schema_keyword_value(keyword, 0);
+      SchemaKeyword keyword = random_schema_keyword();
+      (*target)[keyword.name] = schema_keyword_value(keyword, 0);
       return;
     }
     case Mutation::RegexGame: {
@@ -437,18 +448,10 @@ std::optional<std::string> JsonMutator::mutate(std::string_view input, std::size
 }
 
 std::optional<std::string> JsonMutator::mutate_lines(std::string_view input, std::size_t max_size) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start <= input.size()) {
-    std::size_t nl = input.find('\n', start);
-    if (nl == std::string_view::npos) {
-      if (start < input.size()) lines.emplace_back(input.substr(start));
-      break;
-    }
-    lines.emplace_back(input.substr(start, nl - start));
-    start = nl + 1;
-  }
+  std::vector<std::string> lines = split_lines(input);
+  // A final newline ends the last frame; it does not start an empty one.
   bool trailing_newline = !input.empty() && input.back() == '\n';
+  if (lines.back().empty()) lines.pop_back();
   std::vector<std::size_t> json_lines;
   for (std::size_t i = 0; i < lines.size(); ++i)
     if (parse_json(lines[i])) json_lines.push_back(i);

@@ -10,6 +10,7 @@
 #include <random>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mcpspec::fuzz {
 
@@ -58,8 +59,14 @@ class JsonMutator {
   Mutation pick_structural();
   nlohmann::json random_value(int depth = 0);
   nlohmann::json random_schema(int depth = 0);
-  const std::string& random_schema_keyword();
-  nlohmann::json schema_keyword_value(const std::string& keyword, int depth);
+  // The shape of value a JSON Schema keyword takes: the vocabulary list it was picked from.
+  enum class SchemaShape { Subschema, SchemaList, SchemaMap, Number, Other };
+  struct SchemaKeyword {
+    const std::string& name;
+    SchemaShape shape;
+  };
+  SchemaKeyword random_schema_keyword();
+  nlohmann::json schema_keyword_value(const SchemaKeyword& picked, int depth);
   std::string random_regex();
   std::string mutate_text(std::string text, std::size_t max_size);
   std::optional<std::string> mutate_lines(std::string_view input, std::size_t max_size);
@@ -67,6 +74,10 @@ class JsonMutator {
   std::mt19937 rng_;
   Mutation last_ = Mutation::TypeSwap;
 };
+
+// The text cut at every '\n': n newlines give n + 1 pieces (the last one empty when the text ends
+// with a newline, and the only one when it has none).
+std::vector<std::string> split_lines(std::string_view text);
 
 // Parses without throwing and without recursing deeper than the nlohmann serializer can take.
 std::optional<nlohmann::json> parse_json(std::string_view text);

@@ -5,13 +5,13 @@
 // mutation.
 #include "fuzz/support/json_mutator.hpp"
 
-#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -23,16 +23,22 @@ namespace {
 std::string normalized(const std::string& text) {
   if (auto whole = mcpspec::fuzz::parse_json(text)) return whole->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   std::string out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t nl = std::min(text.find('\n', start), text.size());
-    std::string line = text.substr(start, nl - start);
+  for (const auto& line : mcpspec::fuzz::split_lines(text)) {
     auto v = mcpspec::fuzz::parse_json(line);
     out += (v ? v->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) : line) + "\n";
-    start = nl + 1;
   }
   return out;
 }
+
+// The frames the line-wise mutations work on: n newlines give n + 1 pieces.
+bool split_lines_keeps_every_piece() {
+  using mcpspec::fuzz::split_lines;
+  using Pieces = std::vector<std::string>;
+  return split_lines("") == Pieces{""} && split_lines("a") == Pieces{"a"} && split_lines("a\n") == Pieces{"a", ""} &&
+         split_lines("\n\nb") == Pieces{"", "", "b"} && split_lines("{}\r\n{}") == Pieces{"{}\r", "{}"};
+}
+
+bool ends_with_newline(const std::string& text) { return !text.empty() && text.back() == '\n'; }
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -60,6 +66,10 @@ int main(int argc, char** argv) {
   }
   std::array<std::size_t, static_cast<std::size_t>(Mutation::kCount)> seen{}, changed{};
   std::size_t produced = 0, declined = 0, failures = 0;
+  if (!split_lines_keeps_every_piece()) {
+    std::cerr << "error: split_lines does not cut text into n + 1 pieces at n newlines\n";
+    ++failures;
+  }
   constexpr std::size_t kMaxSize = 4096;
   for (unsigned round = 0; round < 40; ++round) {
     for (std::size_t i = 0; i < seeds.size(); ++i) {
@@ -88,6 +98,14 @@ int main(int argc, char** argv) {
         // allowed to, structural ones must not.
         if (whole_json && !text_level && !nlohmann::json::accept(*out)) {
           std::cerr << "error: structural mutation " << mutation_name(mutator.last()) << " broke JSON: "
+                    << out->substr(0, 200) << "\n";
+          ++failures;
+        }
+        // A multi-frame input whose frames are kept (every kind but frame-game, which may split
+        // the last frame at its end) changes inside one line: a stream that ended with a newline
+        // still does, and one that did not still does not.
+        if (!whole_json && mutator.last() != Mutation::FrameGame && ends_with_newline(*out) != ends_with_newline(input)) {
+          std::cerr << "error: " << mutation_name(mutator.last()) << " changed whether the frames end with a newline: "
                     << out->substr(0, 200) << "\n";
           ++failures;
         }
