@@ -514,7 +514,7 @@ class Check {
     try {
       // Our own schemas are fuzzed against messages as deep as the reader allows; a user's file
       // could nest schemas per level deeply enough to overflow the stack on a deep message.
-      if (!vd_.builtin) check_validation_depth(vd_.bounds, value);
+      if (!vd_.builtin) check_value_within_limits(vd_.bounds, value);
       valijson::Validator validator;
       valijson::adapters::NlohmannJsonAdapter target(value);
       {

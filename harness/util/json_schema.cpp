@@ -54,7 +54,7 @@ std::vector<JsonSchemaIssue> CompiledSchema::validate(const nlohmann::json& valu
   PatternBudgetScope scope(budget ? budget : &own);
   valijson::Validator validator;
   valijson::ValidationResults results;
-  check_validation_depth(bounds_, value);  // throws: valijson would overflow the stack
+  check_value_within_limits(bounds_, value);  // throws: valijson would overflow the stack or misread it
   valijson::adapters::NlohmannJsonAdapter target(value);
   std::vector<JsonSchemaIssue> out;
   try {

@@ -11,6 +11,7 @@
 #include <new>
 
 #include <algorithm>
+#include <cstdint>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -97,6 +98,16 @@ class BoundedPatternBuilder : public valijson::ConstraintBuilder {
     return new BoundedPatternConstraint(std::move(pattern));
   }
 };
+
+// See prepare_schema_for_valijson: what valijson's int64_t division by "multipleOf" can take.
+void check_multiple_of(const nlohmann::json& divisor) {
+  if (!divisor.is_number() || !(divisor.get<double>() > 0))
+    throw std::runtime_error("multipleOf must be a number greater than 0, got " + compact(divisor));
+  if (divisor.is_number_unsigned() &&
+      divisor.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+    throw SchemaBeyondLimits("\"multipleOf\" " + compact(divisor) +
+                             " is above the largest integer the schema validator divides by (2^63-1)");
+}
 
 bool regex_format(const nlohmann::json& format) {
   return format.is_string() &&
@@ -304,6 +315,10 @@ SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc) {
     if (pp != node->end() && pp->is_object() && !pp->empty())
       throw SchemaBeyondLimits("patternProperties is not supported: valijson matches it with a backtracking regex "
                                "(exponential time, or a stack overflow on a long property name)");
+    if (auto it = node->find("multipleOf"); it != node->end()) check_multiple_of(*it);
+    for (const char* key : {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "const",
+                            "enum", "uniqueItems"})
+      bounds.compares_numbers = bounds.compares_numbers || node->contains(key);
   }
   // Safe to change now: no schema lies inside an "id" value (those are not walked, and a
   // reference into one was refused), and a "pattern" or "format" value is a string.
@@ -330,13 +345,17 @@ void add_guarded_keywords(valijson::SchemaParser& parser) {
   parser.addConstraintBuilder(kBoundedPattern, new BoundedPatternBuilder());
 }
 
-void check_validation_depth(const SchemaBounds& bounds, const nlohmann::json& value) {
+void check_value_within_limits(const SchemaBounds& bounds, const nlohmann::json& value) {
   // The value's depth, without recursion: a scalar is 0, a container one more than its deepest part.
   std::size_t depth = 0;
   std::vector<std::pair<const nlohmann::json*, std::size_t>> pending{{&value, 0}};
+  constexpr auto kInt64Max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   while (!pending.empty()) {
     auto [node, level] = pending.back();
     pending.pop_back();
+    if (bounds.compares_numbers && node->is_number_unsigned() && node->get<std::uint64_t>() > kInt64Max)
+      throw SchemaBeyondLimits("the value holds the integer " + node->dump() +
+                               ", above 2^63-1, which the schema validator would compare as a negative number");
     if (!node->is_structured()) continue;
     depth = std::max(depth, level + 1);
     for (const auto& part : *node) pending.emplace_back(&part, level + 1);

@@ -37,6 +37,9 @@ class SchemaBeyondLimits : public std::runtime_error {
 
 struct SchemaBounds {
   std::size_t per_value = 0;  // the most schemas applied to one part of a value before a smaller part
+  // Some schema compares numbers (minimum, maximum, multipleOf, const, enum, uniqueItems): valijson
+  // reads every integer as an int64_t, so one above INT64_MAX compares as a negative number.
+  bool compares_numbers = false;
 };
 
 // Changes `doc` in place, or throws saying what it refuses (SchemaBeyondLimits where the schema
@@ -58,7 +61,11 @@ struct SchemaBounds {
 //    {"pattern": "(a+)+$"} and a stack overflow on a long string. "pattern" is renamed so that
 //    the parser set up by add_guarded_keywords checks it with bounded_regex instead;
 //    "patternProperties" (matched the same way, on property names) is refused; "format" date,
-//    time and date-time (fixed std::regex patterns in valijson, same stack problem) are dropped.
+//    time and date-time (fixed std::regex patterns in valijson, same stack problem) are dropped;
+//  - valijson divides by "multipleOf" unchecked, as an int64_t when it is an integer (an unsigned
+//    one above INT64_MAX wraps to a negative): 0 and -1 raised SIGFPE (x % 0, INT64_MIN % -1).
+//    A "multipleOf" that is not a number greater than 0 is broken JSON Schema; an integer one
+//    above INT64_MAX is beyond limits.
 SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc);
 
 // Teaches a valijson parser the keywords prepare_schema_for_valijson renamed. Use on every parser
@@ -80,8 +87,11 @@ class PatternBudgetScope {
   RegexBudget* previous_;
 };
 
-// Throws SchemaBeyondLimits when validating `value` could nest more than kMaxValidationNesting
-// schema applications: (the value's depth + 1) x bounds.per_value.
-void check_validation_depth(const SchemaBounds& bounds, const nlohmann::json& value);
+// Throws SchemaBeyondLimits when valijson cannot check `value` against a schema with these bounds:
+//  - validating it could nest more than kMaxValidationNesting schema applications ((the value's
+//    depth + 1) x bounds.per_value), which would overflow the stack;
+//  - the schema compares numbers and the value holds an integer above INT64_MAX, which valijson
+//    wraps to a negative one (2^64-1 is at least 0 and a multiple of 5; -1 is neither).
+void check_value_within_limits(const SchemaBounds& bounds, const nlohmann::json& value);
 
 }  // namespace mcpspec

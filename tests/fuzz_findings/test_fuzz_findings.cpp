@@ -12,7 +12,9 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <deque>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -399,4 +401,57 @@ TEST_CASE("fuzz finding: a schema whose $ref leads only to itself is refused, no
   json tree = {{"type", "object"}, {"properties", {{"children", {{"type", "array"}, {"items", {{"$ref", "#"}}}}}}}};
   CHECK(mcpspec::scenario::match({{"$conformsTo", tree}}, json{{"children", {{{"children", json::array()}}}}}).ok);
   CHECK_FALSE(mcpspec::scenario::match({{"$conformsTo", tree}}, json{{"children", {1}}}).ok);
+}
+
+// matcher campaign (2026-11-26, coverage-only build): {"$conformsTo": {"items": {"multipleOf": 0}}}
+// against [1] raised SIGFPE. valijson divides by an integer multipleOf as an int64_t, unchecked
+// (x % 0; INT64_MIN % -1), and reads an unsigned integer above INT64_MAX, divisor or value, as a
+// negative one. A server's tool outputSchema could kill mcpspec with it.
+TEST_CASE("fuzz finding: multipleOf reaches valijson only where its integer division is sound", "[fuzz][schema]") {
+  using nlohmann::json;
+  auto conforms = [](const json& schema, const json& value) {
+    return mcpspec::scenario::match({{"$conformsTo", schema}}, value);
+  };
+  constexpr auto kMin = std::numeric_limits<std::int64_t>::min();
+  constexpr auto kMaxUnsigned = std::numeric_limits<std::uint64_t>::max();
+  // Not a number greater than 0: broken JSON Schema whoever checks it, so a mismatch.
+  for (const json& divisor : {json(0), json(-1), json(0.0), json(-0.0), json(-2.5), json("2"), json(nullptr)}) {
+    INFO(divisor.dump());
+    auto r = conforms({{"items", {{"multipleOf", divisor}}}}, json::array({1, kMin}));
+    REQUIRE_FALSE(r.ok);
+    REQUIRE_FALSE(r.mismatches.empty());
+    CHECK_THAT(r.mismatches.front(), Catch::Contains("multipleOf must be a number greater than 0"));
+  }
+  // An integer divisor above INT64_MAX (valid JSON Schema) would wrap, 2^64-1 to -1: undecided.
+  auto huge_divisor = conforms({{"multipleOf", kMaxUnsigned}}, json(kMin));
+  REQUIRE_FALSE(huge_divisor.ok);
+  REQUIRE(huge_divisor.mismatches.empty());
+  CHECK_THAT(huge_divisor.undecided.front(), Catch::Contains("2^63-1"));
+  // So would a value above INT64_MAX: 2^64-1 is a multiple of 5, its wrapped -1 is not. Undecided,
+  // never a FAIL of a server that is right.
+  auto huge_value = conforms({{"items", {{"multipleOf", 5}}}}, json::array({10, kMaxUnsigned}));
+  REQUIRE_FALSE(huge_value.ok);
+  REQUIRE(huge_value.mismatches.empty());
+  CHECK_THAT(huge_value.undecided.front(), Catch::Contains("18446744073709551615"));
+  // Within those limits multipleOf is checked as before, integers and fractions, both ways.
+  CHECK(conforms({{"multipleOf", 5}}, json(10)).ok);
+  CHECK(conforms({{"multipleOf", 1}}, json(kMin)).ok);
+  CHECK(conforms({{"multipleOf", 5}}, json(std::uint64_t{9223372036854775805u})).ok);
+  CHECK(conforms({{"multipleOf", 2.5}}, json(7.5)).ok);
+  auto eleven = conforms({{"multipleOf", 5}}, json(11));
+  REQUIRE_FALSE(eleven.ok);
+  CHECK(eleven.undecided.empty());
+  CHECK_FALSE(conforms({{"multipleOf", 2.5}}, json(7)).ok);
+  // Every numeric comparison wraps the same way (2^64-1 "below" minimum 0): undecided too, and a
+  // large value is no problem where the schema compares no numbers.
+  for (const json& schema : {json{{"minimum", 0}}, json{{"maximum", 1}}, json{{"const", -1}}, json{{"enum", {-1, 2}}},
+                             json{{"uniqueItems", true}}}) {
+    INFO(schema.dump());
+    auto r = conforms({{"items", schema}}, json::array({kMaxUnsigned}));
+    REQUIRE_FALSE(r.ok);
+    REQUIRE(r.mismatches.empty());
+    CHECK_THAT(r.undecided.front(), Catch::Contains("above 2^63-1"));
+  }
+  CHECK(conforms({{"type", "array"}, {"items", {{"type", "integer"}}}}, json::array({kMaxUnsigned})).ok);
+  CHECK(conforms({{"minimum", 0}}, json(std::uint64_t{9223372036854775807u})).ok);
 }
