@@ -11,6 +11,7 @@
 #include <new>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <stdexcept>
@@ -99,7 +100,58 @@ class BoundedPatternBuilder : public valijson::ConstraintBuilder {
   }
 };
 
-// See prepare_schema_for_valijson: what valijson's int64_t division by "multipleOf" can take.
+// "multipleOf" under a name valijson does not know. Its own check divides an int64_t unchecked
+// (x % 0 and INT64_MIN % -1 raise SIGFPE), truncates a fractional value before dividing by an
+// integer (10.5 passed multipleOf 5; 1e300 is undefined behaviour) and reads strings that look
+// like numbers ("7" failed multipleOf 5, which says nothing about strings).
+constexpr const char* kMultipleOf = "x-mcpspec-multiple-of";
+
+class MultipleOfConstraint : public valijson::constraints::PolyConstraint {
+ public:
+  // `divisor` passed check_multiple_of: a number greater than 0, an integer one at most 2^63-1.
+  explicit MultipleOfConstraint(nlohmann::json divisor) : divisor_(std::move(divisor)) {}
+
+  bool validate(const valijson::adapters::Adapter& target, const std::vector<std::string>& context,
+                valijson::ValidationResults* results) const override {
+    if (!target.isInteger() && !target.isDouble()) return true;
+    bool multiple = false;
+    if (target.isInteger() && divisor_.is_number_integer()) {
+      // Exact. An integer value fits an int64_t here: check_value_within_limits refused larger ones.
+      multiple = target.getInteger() % divisor_.get<std::int64_t>() == 0;
+    } else {
+      const long double value =
+          target.isInteger() ? static_cast<long double>(target.getInteger()) : static_cast<long double>(target.getDouble());
+      // fmod is exact, so an integer divisor leaves no doubt. A fractional one (0.1) has no exact
+      // binary form: within a double's epsilon of a multiple counts, as valijson has it.
+      multiple = std::fmod(value, divisor_.get<long double>()) == 0 ||
+                 (!divisor_.is_number_integer() &&
+                  std::fabs(std::remainder(static_cast<double>(value), divisor_.get<double>())) <=
+                      std::numeric_limits<double>::epsilon());
+    }
+    if (multiple) return true;
+    if (results) results->pushError(context, "is not a multiple of " + compact(divisor_));
+    return false;
+  }
+
+ private:
+  valijson::constraints::Constraint* cloneInto(void* where) const override {
+    return new (where) MultipleOfConstraint(*this);
+  }
+  size_t sizeOf() const override { return sizeof(MultipleOfConstraint); }
+
+  nlohmann::json divisor_;
+};
+
+class MultipleOfBuilder : public valijson::ConstraintBuilder {
+ public:
+  valijson::constraints::Constraint* make(const valijson::adapters::Adapter& value) const override {
+    if (value.isInteger()) return new MultipleOfConstraint(value.getInteger());
+    if (value.isDouble()) return new MultipleOfConstraint(value.getDouble());
+    throw std::runtime_error("multipleOf must be a number greater than 0");  // check_multiple_of saw to it
+  }
+};
+
+// See prepare_schema_for_valijson: what the multipleOf check above can take.
 void check_multiple_of(const nlohmann::json& divisor) {
   if (!divisor.is_number() || !(divisor.get<double>() > 0))
     throw std::runtime_error("multipleOf must be a number greater than 0, got " + compact(divisor));
@@ -321,7 +373,8 @@ SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc) {
       bounds.compares_numbers = bounds.compares_numbers || node->contains(key);
   }
   // Safe to change now: no schema lies inside an "id" value (those are not walked, and a
-  // reference into one was refused), and a "pattern" or "format" value is a string.
+  // reference into one was refused), a "pattern" or "format" value is a string and a
+  // "multipleOf" value a number.
   for (nlohmann::json* node : g.nodes) {
     for (const char* key : {"id", "$id"}) node->erase(key);
     // "" is the document itself, as "#" is; without a base URI valijson takes "" for a remote
@@ -334,6 +387,11 @@ SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc) {
       (*node)[kBoundedPattern] = std::move(pattern);
     }
     if (auto it = node->find("format"); it != node->end() && regex_format(*it)) node->erase(it);
+    if (auto it = node->find("multipleOf"); it != node->end()) {
+      nlohmann::json divisor = std::move(*it);
+      node->erase(it);
+      (*node)[kMultipleOf] = std::move(divisor);
+    }
   }
   return bounds;
 }
@@ -343,6 +401,7 @@ PatternBudgetScope::~PatternBudgetScope() { pattern_budget = previous_; }
 
 void add_guarded_keywords(valijson::SchemaParser& parser) {
   parser.addConstraintBuilder(kBoundedPattern, new BoundedPatternBuilder());
+  parser.addConstraintBuilder(kMultipleOf, new MultipleOfBuilder());
 }
 
 void check_value_within_limits(const SchemaBounds& bounds, const nlohmann::json& value) {

@@ -63,9 +63,10 @@ struct SchemaBounds {
 //    "patternProperties" (matched the same way, on property names) is refused; "format" date,
 //    time and date-time (fixed std::regex patterns in valijson, same stack problem) are dropped;
 //  - valijson divides by "multipleOf" unchecked, as an int64_t when it is an integer (an unsigned
-//    one above INT64_MAX wraps to a negative): 0 and -1 raised SIGFPE (x % 0, INT64_MIN % -1).
+//    one above INT64_MAX wraps to a negative): 0 and -1 raised SIGFPE (x % 0, INT64_MIN % -1);
+//    it truncates a fractional value first (10.5 passed multipleOf 5) and reads numeric strings.
 //    A "multipleOf" that is not a number greater than 0 is broken JSON Schema; an integer one
-//    above INT64_MAX is beyond limits.
+//    above INT64_MAX is beyond limits; the others are renamed and checked by a constraint of ours.
 SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc);
 
 // Teaches a valijson parser the keywords prepare_schema_for_valijson renamed. Use on every parser

@@ -407,7 +407,7 @@ TEST_CASE("fuzz finding: a schema whose $ref leads only to itself is refused, no
 // against [1] raised SIGFPE. valijson divides by an integer multipleOf as an int64_t, unchecked
 // (x % 0; INT64_MIN % -1), and reads an unsigned integer above INT64_MAX, divisor or value, as a
 // negative one. A server's tool outputSchema could kill mcpspec with it.
-TEST_CASE("fuzz finding: multipleOf reaches valijson only where its integer division is sound", "[fuzz][schema]") {
+TEST_CASE("fuzz finding: multipleOf is checked exactly, without valijson's integer division", "[fuzz][schema]") {
   using nlohmann::json;
   auto conforms = [](const json& schema, const json& value) {
     return mcpspec::scenario::match({{"$conformsTo", schema}}, value);
@@ -442,6 +442,21 @@ TEST_CASE("fuzz finding: multipleOf reaches valijson only where its integer divi
   REQUIRE_FALSE(eleven.ok);
   CHECK(eleven.undecided.empty());
   CHECK_FALSE(conforms({{"multipleOf", 2.5}}, json(7)).ok);
+  CHECK_THAT(eleven.mismatches.front(), Catch::Contains("is not a multiple of 5"));
+  // valijson truncated a fractional value before dividing by an integer (10.5 passed multipleOf 5;
+  // 1e300 was undefined behaviour) and read numeric strings ("7" failed multipleOf 5). Now exact:
+  CHECK_FALSE(conforms({{"multipleOf", 5}}, json(10.5)).ok);
+  CHECK(conforms({{"multipleOf", 5}}, json(10.0)).ok);
+  // The double nearest 1e300 is an integer divisible by 3 and by 2^946, not by 7.
+  CHECK(conforms({{"multipleOf", 3}}, json(1e300)).ok);
+  CHECK(conforms({{"multipleOf", std::int64_t{1} << 62}}, json(1e300)).ok);
+  auto not_multiple = conforms({{"multipleOf", 7}}, json(1e300));
+  REQUIRE_FALSE(not_multiple.ok);
+  CHECK(not_multiple.undecided.empty());
+  CHECK(conforms({{"multipleOf", 5}}, json("7")).ok);  // multipleOf says nothing about strings
+  CHECK(conforms({{"multipleOf", 2.5}}, json("7")).ok);
+  CHECK(conforms({{"multipleOf", 0.1}}, json(0.3)).ok);  // within a double's epsilon, as valijson has it
+  CHECK_FALSE(conforms({{"multipleOf", 0.1}}, json(0.35)).ok);
   // Every numeric comparison wraps the same way (2^64-1 "below" minimum 0): undecided too, and a
   // large value is no problem where the schema compares no numbers.
   for (const json& schema : {json{{"minimum", 0}}, json{{"maximum", 1}}, json{{"const", -1}}, json{{"enum", {-1, 2}}},
