@@ -44,11 +44,20 @@ bool base_uri_keyword(const std::string& k) { return k == "id" || k == "$id"; }
 
 thread_local RegexBudget* pattern_budget = nullptr;
 
+// valijson copies a custom constraint through these two; ours are plain copyable values.
+template <typename Derived>
+class CopyableConstraint : public valijson::constraints::PolyConstraint {
+  valijson::constraints::Constraint* cloneInto(void* where) const override {
+    return new (where) Derived(static_cast<const Derived&>(*this));
+  }
+  size_t sizeOf() const override { return sizeof(Derived); }
+};
+
 // "pattern" under a name valijson does not know, so that its own std::regex check never runs.
 constexpr const char* kBoundedPattern = "x-mcpspec-bounded-pattern";
 
 // "pattern", checked with bounded_regex: linear in the string, no recursion per character.
-class BoundedPatternConstraint : public valijson::constraints::PolyConstraint {
+class BoundedPatternConstraint : public CopyableConstraint<BoundedPatternConstraint> {
  public:
   explicit BoundedPatternConstraint(std::string pattern) : pattern_(std::move(pattern)) {}
 
@@ -76,11 +85,6 @@ class BoundedPatternConstraint : public valijson::constraints::PolyConstraint {
   }
 
  private:
-  valijson::constraints::Constraint* cloneInto(void* where) const override {
-    return new (where) BoundedPatternConstraint(*this);
-  }
-  size_t sizeOf() const override { return sizeof(BoundedPatternConstraint); }
-
   std::string pattern_;
 };
 
@@ -106,7 +110,7 @@ class BoundedPatternBuilder : public valijson::ConstraintBuilder {
 // like numbers ("7" failed multipleOf 5, which says nothing about strings).
 constexpr const char* kMultipleOf = "x-mcpspec-multiple-of";
 
-class MultipleOfConstraint : public valijson::constraints::PolyConstraint {
+class MultipleOfConstraint : public CopyableConstraint<MultipleOfConstraint> {
  public:
   // `divisor` passed check_multiple_of: a number greater than 0, an integer one at most 2^63-1.
   explicit MultipleOfConstraint(nlohmann::json divisor) : divisor_(std::move(divisor)) {}
@@ -134,11 +138,6 @@ class MultipleOfConstraint : public valijson::constraints::PolyConstraint {
   }
 
  private:
-  valijson::constraints::Constraint* cloneInto(void* where) const override {
-    return new (where) MultipleOfConstraint(*this);
-  }
-  size_t sizeOf() const override { return sizeof(MultipleOfConstraint); }
-
   nlohmann::json divisor_;
 };
 
