@@ -25,6 +25,7 @@ namespace mcpspec {
 namespace {
 
 constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+constexpr auto kInt64Max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
 
 // Depth-first walks without recursion (a schema graph can be as deep as its document): a stack
 // of (node, index of its next edge). One step gives the next edge (from, to) of the node on top,
@@ -150,14 +151,10 @@ class MultipleOfBuilder : public valijson::ConstraintBuilder {
   }
 };
 
-// See prepare_schema_for_valijson: what the multipleOf check above can take.
+// JSON Schema's own rule; the check above relies on it.
 void check_multiple_of(const nlohmann::json& divisor) {
   if (!divisor.is_number() || !(divisor.get<double>() > 0))
     throw std::runtime_error("multipleOf must be a number greater than 0, got " + compact(divisor));
-  if (divisor.is_number_unsigned() &&
-      divisor.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
-    throw SchemaBeyondLimits("\"multipleOf\" " + compact(divisor) +
-                             " is above the largest integer the schema validator divides by (2^63-1)");
 }
 
 bool regex_format(const nlohmann::json& format) {
@@ -351,6 +348,29 @@ std::size_t per_value_bound(const SchemaGraph& g) {
   return bound;
 }
 
+// valijson reads every integer as an int64_t, so one above 2^63-1 in a schema (a bound, a count, a
+// const, a multipleOf) would be read as a negative number: maxLength 2^64-1 was refused as
+// negative, minimum 2^64-1 let 5 pass. Annotations it never reads (default, examples) may hold
+// any number.
+void refuse_integers_above_int64(const SchemaGraph& g) {
+  for (const nlohmann::json* node : g.nodes) {
+    if (!node->is_object()) continue;
+    std::vector<const nlohmann::json*> pending;
+    for (auto it = node->begin(); it != node->end(); ++it)
+      if (it.key() != "default" && it.key() != "examples") pending.push_back(&it.value());
+    while (!pending.empty()) {
+      const nlohmann::json* v = pending.back();
+      pending.pop_back();
+      if (g.index.count(v)) continue;  // a schema of its own: walked in turn
+      if (v->is_number_unsigned() && v->get<std::uint64_t>() > kInt64Max)
+        throw SchemaBeyondLimits("the schema holds the integer " + v->dump() +
+                                 ", above 2^63-1, which the schema validator would read as a negative number");
+      if (v->is_structured())
+        for (const auto& part : *v) pending.push_back(&part);
+    }
+  }
+}
+
 }  // namespace
 
 SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc) {
@@ -361,6 +381,7 @@ SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc) {
     throw SchemaBeyondLimits("schemas nested up to " + std::to_string(nesting) + " deep (following $ref); at most " +
                              std::to_string(kMaxSchemaNesting) + " are supported");
   SchemaBounds bounds{per_value_bound(g)};
+  refuse_integers_above_int64(g);
   for (const nlohmann::json* node : g.nodes) {
     auto pp = node->find("patternProperties");
     if (pp != node->end() && pp->is_object() && !pp->empty())
@@ -407,7 +428,6 @@ void check_value_within_limits(const SchemaBounds& bounds, const nlohmann::json&
   // The value's depth, without recursion: a scalar is 0, a container one more than its deepest part.
   std::size_t depth = 0;
   std::vector<std::pair<const nlohmann::json*, std::size_t>> pending{{&value, 0}};
-  constexpr auto kInt64Max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   while (!pending.empty()) {
     auto [node, level] = pending.back();
     pending.pop_back();

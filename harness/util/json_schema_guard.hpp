@@ -65,8 +65,10 @@ struct SchemaBounds {
 //  - valijson divides by "multipleOf" unchecked, as an int64_t when it is an integer (an unsigned
 //    one above INT64_MAX wraps to a negative): 0 and -1 raised SIGFPE (x % 0, INT64_MIN % -1);
 //    it truncates a fractional value first (10.5 passed multipleOf 5) and reads numeric strings.
-//    A "multipleOf" that is not a number greater than 0 is broken JSON Schema; an integer one
-//    above INT64_MAX is beyond limits; the others are renamed and checked by a constraint of ours.
+//    A "multipleOf" that is not a number greater than 0 is broken JSON Schema; the others are
+//    renamed and checked by a constraint of ours;
+//  - valijson reads every integer as an int64_t: a schema holding one above INT64_MAX where
+//    valijson reads it (anywhere but "default" and "examples") is beyond limits.
 SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc);
 
 // Teaches a valijson parser the keywords prepare_schema_for_valijson renamed. Use on every parser

@@ -468,5 +468,18 @@ TEST_CASE("fuzz finding: multipleOf is checked exactly, without valijson's integ
     CHECK_THAT(r.undecided.front(), Catch::Contains("above 2^63-1"));
   }
   CHECK(conforms({{"type", "array"}, {"items", {{"type", "integer"}}}}, json::array({kMaxUnsigned})).ok);
+  // The same integers in a schema: maxLength 2^64-1 was refused as negative (a false "not usable"),
+  // minimum 2^64-1 let 5 pass. Undecided wherever valijson reads them; annotations are free.
+  for (const json& schema : {json{{"maxLength", kMaxUnsigned}}, json{{"minimum", kMaxUnsigned}},
+                             json{{"properties", {{"a", {{"const", {{"n", kMaxUnsigned}}}}}}}},
+                             json{{"items", {{"enum", {1, kMaxUnsigned}}}}}}) {
+    INFO(schema.dump());
+    auto r = conforms(schema, json(5));
+    REQUIRE_FALSE(r.ok);
+    REQUIRE(r.mismatches.empty());
+    CHECK_THAT(r.undecided.front(), Catch::Contains("the schema holds the integer 18446744073709551615"));
+  }
+  CHECK(conforms({{"type", "integer"}, {"default", kMaxUnsigned}, {"examples", {kMaxUnsigned}}}, json(5)).ok);
+  CHECK(conforms({{"properties", {{"a", {{"default", kMaxUnsigned}}}}}}, json{{"a", 1}}).ok);
   CHECK(conforms({{"minimum", 0}}, json(std::uint64_t{9223372036854775807u})).ok);
 }
