@@ -16,6 +16,7 @@
 #include <deque>
 #include <limits>
 #include <memory>
+#include <regex>
 #include <string>
 
 using mcpspec::transport::LineFramer;
@@ -482,4 +483,28 @@ TEST_CASE("fuzz finding: multipleOf is checked exactly, without valijson's integ
   CHECK(conforms({{"type", "integer"}, {"default", kMaxUnsigned}, {"examples", {kMaxUnsigned}}}, json(5)).ok);
   CHECK(conforms({{"properties", {{"a", {{"default", kMaxUnsigned}}}}}}, json{{"a", 1}}).ok);
   CHECK(conforms({{"minimum", 0}}, json(std::uint64_t{9223372036854775807u})).ok);
+}
+
+// matcher campaign (2026-11-26, round 13, time invariant): libstdc++ gives up on "a{1000000}" only
+// after building its state limit, and the refusal was not cached, so a $conformsTo "pattern"
+// under $contains paid for it once per element. A refusal is now kept: it must come back as the
+// same exception, however often the pattern is asked for. (The time itself is guarded by the
+// input matcher/conforms-to-refused-pattern-per-element under the fuzz build's time invariant.)
+TEST_CASE("fuzz finding: a pattern libstdc++ refuses is refused the same way every time", "[fuzz][regex]") {
+  auto refusal = [] {
+    try {
+      mcpspec::compiled_regex("a{1000000}");
+    } catch (const std::regex_error& e) {
+      return std::make_pair(e.code(), std::string(e.what()));
+    }
+    return std::make_pair(std::regex_constants::error_type{}, std::string("compiled"));
+  };
+  const auto first = refusal();
+  REQUIRE(first.second != "compiled");
+  for (int i = 0; i < 3; ++i) CHECK(refusal() == first);
+  auto r = mcpspec::scenario::match({{"$contains", {{"$conformsTo", {{"pattern", "a{1000000}"}}}}}},
+                                    nlohmann::json::array({"a", "b"}));
+  REQUIRE_FALSE(r.ok);
+  REQUIRE(r.mismatches.empty());
+  CHECK_THAT(r.undecided.front(), Catch::Contains("cannot be checked"));
 }
