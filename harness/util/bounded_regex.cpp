@@ -23,6 +23,11 @@ constexpr std::size_t kMaxCachedPatterns = 1024;
 struct CacheEntry {
   std::shared_ptr<const CompiledRegex> compiled;
   std::exception_ptr refused;  // rethrown as it was (same type, same message)
+
+  std::shared_ptr<const CompiledRegex> get() const {
+    if (refused) std::rethrow_exception(refused);
+    return compiled;
+  }
 };
 
 std::mutex cache_mutex;
@@ -34,9 +39,7 @@ std::unordered_map<std::string, CacheEntry>& cache() {
 std::shared_ptr<const CompiledRegex> remember(const std::string& pattern, CacheEntry entry) {
   std::lock_guard<std::mutex> lock(cache_mutex);
   if (cache().size() >= kMaxCachedPatterns) cache().clear();
-  const CacheEntry& kept = cache().emplace(pattern, std::move(entry)).first->second;
-  if (kept.refused) std::rethrow_exception(kept.refused);
-  return kept.compiled;
+  return cache().emplace(pattern, std::move(entry)).first->second.get();
 }
 
 // A rough count of the automaton states `pattern` compiles to: atoms count one, a counted
@@ -157,10 +160,7 @@ std::shared_ptr<const CompiledRegex> compiled_regex(const std::string& pattern) 
   {
     std::lock_guard<std::mutex> lock(cache_mutex);
     auto it = cache().find(pattern);
-    if (it != cache().end()) {
-      if (it->second.refused) std::rethrow_exception(it->second.refused);
-      return it->second.compiled;
-    }
+    if (it != cache().end()) return it->second.get();
   }
   // Compiled outside the lock: a slow pattern must not block other threads. Two threads may
   // compile the same pattern once each; the first one stored wins.

@@ -151,6 +151,13 @@ class MultipleOfBuilder : public valijson::ConstraintBuilder {
   }
 };
 
+// A keyword valijson would check its own way moves to the name of our constraint for it.
+void move_to_guarded(nlohmann::json& schema, nlohmann::json::iterator keyword, const char* guarded_name) {
+  nlohmann::json value = std::move(*keyword);
+  schema.erase(keyword);
+  schema[guarded_name] = std::move(value);
+}
+
 // JSON Schema's own rule; the check above relies on it.
 void check_multiple_of(const nlohmann::json& divisor) {
   if (!divisor.is_number() || !(divisor.get<double>() > 0))
@@ -401,17 +408,9 @@ SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc) {
     // document and refuses a valid schema.
     if (auto it = node->find("$ref"); it != node->end() && it->is_string() && it->get_ref<const std::string&>().empty())
       *it = "#";
-    if (auto it = node->find("pattern"); it != node->end() && it->is_string()) {
-      nlohmann::json pattern = std::move(*it);
-      node->erase(it);
-      (*node)[kBoundedPattern] = std::move(pattern);
-    }
+    if (auto it = node->find("pattern"); it != node->end() && it->is_string()) move_to_guarded(*node, it, kBoundedPattern);
     if (auto it = node->find("format"); it != node->end() && regex_format(*it)) node->erase(it);
-    if (auto it = node->find("multipleOf"); it != node->end()) {
-      nlohmann::json divisor = std::move(*it);
-      node->erase(it);
-      (*node)[kMultipleOf] = std::move(divisor);
-    }
+    if (auto it = node->find("multipleOf"); it != node->end()) move_to_guarded(*node, it, kMultipleOf);
   }
   return bounds;
 }
