@@ -111,7 +111,7 @@ void compile(VersionData& vd, json document, bool draft4) {
     // A schema file from the user could make valijson recurse until the stack overflows (a $ref
     // cycle, a combinator applying a definition to itself): refused with the reason. Our own
     // schemas are fuzzed and their bounds never consulted: not walked again at every start.
-    if (!vd.builtin) vd.bounds = prepare_schema_for_valijson(document);
+    if (!vd.builtin) vd.bounds = prepare_schema_for_valijson(document, SchemaEntry::Any);
     parser.populateSchema(adapter, *vd.schema);
   } catch (const std::exception& e) {
     throw std::runtime_error(vd.origin + ": the schema cannot be compiled: " + e.what());
@@ -513,8 +513,10 @@ class Check {
     }
     try {
       // Our own schemas are fuzzed against messages as deep as the reader allows; a user's file
-      // could nest schemas per level deeply enough to overflow the stack on a deep message.
-      if (!vd_.builtin) check_value_within_limits(vd_.bounds, value);
+      // could nest schemas per level deeply enough to overflow the stack on a deep message, or
+      // apply so many per level that checking one takes minutes.
+      ValueCost cost;
+      if (!vd_.builtin) cost = check_value_within_limits(vd_.bounds, value);
       valijson::Validator validator;
       valijson::adapters::NlohmannJsonAdapter target(value);
       {
@@ -524,7 +526,13 @@ class Check {
       }
       out_.valid = false;
       // Invalid, whatever follows. Collecting every error runs patterns the first pass skipped, so
-      // it gets a budget of its own; if even that is beyond the limits, the verdict stands bare.
+      // it gets a budget of its own; if even that is beyond the limits, or the bookkeeping would
+      // take too long, the verdict stands bare.
+      if (cost.explain >= kMaxSchemaWork) {
+        issue(prefix, "does not match " + std::string(definition) + " (which part is not worked out: that could take " +
+                          std::to_string(cost.explain) + " or more steps of error bookkeeping)");
+        return;
+      }
       valijson::ValidationResults results;
       try {
         RegexBudget patterns;

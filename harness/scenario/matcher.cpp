@@ -70,8 +70,9 @@ class Evaluator {
  public:
   // A probe only answers "does it match" (for $anyOf, $in, $not, ...): it records no mismatch
   // lines and stops at the first mismatch. It does keep the reasons for an undecided answer.
-  // All evaluators of one match() share `budget`: a matcher's regexes together stay bounded.
-  Evaluator(bool probe, RegexBudget& budget) : probe_(probe), budget_(budget) {}
+  // All evaluators of one match() share `budget`: a matcher's regexes and schema checks together
+  // stay bounded.
+  Evaluator(bool probe, ValidationBudget& budget) : probe_(probe), budget_(budget) {}
 
   void eval(const json& m, const json* v, const Loc& loc, int depth) {
     if (depth > detail::kMaxMatcherDepth)
@@ -278,7 +279,7 @@ class Evaluator {
     if (!value.is_string()) return fail(loc.ptr, "expected a string matching " + shown + ", got " + show(value));
     const auto& s = value.get_ref<const std::string&>();
     try {
-      switch (find_bounded(pattern, s, &budget_)) {
+      switch (find_bounded(pattern, s, &budget_.patterns)) {
         case RegexFind::Found:
           return;
         case RegexFind::TooCostly:
@@ -419,7 +420,7 @@ class Evaluator {
   }
 
   bool probe_;
-  RegexBudget& budget_;
+  ValidationBudget& budget_;
   bool failed_ = false;
   bool truncated_ = false;
   std::vector<std::string> lines_;
@@ -431,7 +432,7 @@ class Evaluator {
 
 MatchResult match(const json& matcher, const json& value) {
   detail::check_matcher_tree(matcher, false);
-  RegexBudget budget;
+  ValidationBudget budget;
   Evaluator evaluator(false, budget);
   evaluator.eval(matcher, &value, Loc{}, 0);
   MatchResult result;

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -14,6 +15,14 @@ class Schema;
 }
 
 namespace mcpspec {
+
+// What one check (one match(), one message) may spend on schema validation, over all the schemas
+// it applies: "pattern" work, and schema applications plus error bookkeeping (ValueCost).
+// Not shared across threads.
+struct ValidationBudget {
+  RegexBudget patterns;
+  std::uint64_t schema_work = kMaxSchemaWork;
+};
 
 struct JsonSchemaIssue {
   std::string pointer;  // JSON pointer into the validated value ("" = the value itself)
@@ -30,11 +39,14 @@ class CompiledSchema {
   CompiledSchema& operator=(CompiledSchema&&) noexcept;
 
   // Issues, most specific (deepest pointer) first; at most `max_issues`. Throws SchemaBeyondLimits
-  // when the value is nested too deep for this schema to be checked without overflowing the stack,
-  // or a "pattern" cannot be run on one of its strings (or the regex budget is spent).
-  // "pattern" checks draw on `budget`, or on a budget of their own for this call.
+  // when mcpspec cannot decide whether the value conforms: it is nested too deep for this schema to
+  // be checked without overflowing the stack, checking it would take too much work
+  // (check_value_within_limits), a "pattern" cannot be run on one of its strings, or `budget` is
+  // spent. Once a value is known not to conform, details that would take too much work (or a
+  // pattern mcpspec cannot run) to work out are left out: one issue says so.
+  // Draws on `budget`, or on a budget of its own for this call.
   std::vector<JsonSchemaIssue> validate(const nlohmann::json& value, std::size_t max_issues = 8,
-                                        RegexBudget* budget = nullptr) const;
+                                        ValidationBudget* budget = nullptr) const;
 
  private:
   nlohmann::json document_;  // valijson keeps references into the document it parsed

@@ -169,6 +169,34 @@ bool regex_format(const nlohmann::json& format) {
          schema_keywords::contains(schema_keywords::kRegexFormats, format.get_ref<const std::string&>());
 }
 
+// How a schema inside another applies to the value the outer one is checked against: to that
+// value itself, to some of its parts, or not at all (definitions, unknown keywords).
+enum class Applies : unsigned char {
+  Never,
+  SameValue,      // allOf, anyOf, oneOf, not, if, then, else, dependencies (and a $ref's target)
+  EveryItem,      // "items" as one schema
+  TupleItem,      // one of "items" as an array: one item each
+  ExtraItem,      // "additionalItems"
+  ContainsItem,   // "contains": every item
+  Property,       // one of "properties": one member each
+  ExtraProperty,  // "additionalProperties"
+  PropertyName,   // "propertyNames": every member's name
+};
+
+// How the schemas under keyword `k` apply (`held` is what the keyword holds).
+Applies applies_by(const std::string& k, const nlohmann::json& held) {
+  if (k == "allOf" || k == "anyOf" || k == "oneOf" || k == "not" || k == "if" || k == "then" || k == "else" ||
+      k == "dependencies")
+    return Applies::SameValue;
+  if (k == "items") return held.is_array() ? Applies::TupleItem : Applies::EveryItem;
+  if (k == "additionalItems") return Applies::ExtraItem;
+  if (k == "contains") return Applies::ContainsItem;
+  if (k == "properties") return Applies::Property;
+  if (k == "additionalProperties") return Applies::ExtraProperty;
+  if (k == "propertyNames") return Applies::PropertyName;
+  return Applies::Never;
+}
+
 // Every object in a schema place, and which schema holds it. A place is a schema, a map from
 // names to schemas (a property may be *named* "id"), or data (under const, enum, default,
 // examples), which is neither walked nor changed.
@@ -178,14 +206,10 @@ struct SchemaGraph {
   // The subset valijson's validator follows without moving into a part of the value: a $ref and
   // the combinators. A cycle of these recurses for ever on any value.
   std::vector<std::vector<std::size_t>> same_value;
+  // The schemas inside that apply to parts of the value, and how.
+  std::vector<std::vector<std::pair<Applies, std::size_t>>> parts;
   std::unordered_map<const nlohmann::json*, std::size_t> index;
 };
-
-// Keywords whose schemas apply to the value itself, not to a part of it.
-bool same_value_keyword(const std::string& k) {
-  return k == "allOf" || k == "anyOf" || k == "oneOf" || k == "not" || k == "if" || k == "then" || k == "else" ||
-         k == "dependencies";
-}
 
 SchemaGraph find_schemas(nlohmann::json& doc) {
   enum class Place { Schema, Names };
@@ -193,33 +217,39 @@ SchemaGraph find_schemas(nlohmann::json& doc) {
     nlohmann::json* node;
     Place place;
     std::size_t holder;  // index of the schema this value sits in
-    bool same_value;     // reached from the holder by a same_value_keyword
+    Applies applies;     // to the value the holder is checked against
   };
   SchemaGraph g;
-  std::vector<Pending> pending{{&doc, Place::Schema, kNone, false}};
+  std::vector<Pending> pending{{&doc, Place::Schema, kNone, Applies::Never}};
   while (!pending.empty()) {
-    auto [node, place, holder, same_value] = pending.back();
+    auto [node, place, holder, applies] = pending.back();
     pending.pop_back();
     if (node->is_array()) {
-      for (auto& item : *node) pending.push_back({&item, Place::Schema, holder, same_value});
+      for (auto& item : *node) pending.push_back({&item, Place::Schema, holder, applies});
       continue;
     }
     if (!node->is_object()) continue;
     if (place == Place::Names) {
-      for (auto& member : *node) pending.push_back({&member, Place::Schema, holder, same_value});
+      for (auto& member : *node) pending.push_back({&member, Place::Schema, holder, applies});
       continue;
     }
     const std::size_t self = g.nodes.size();
     g.nodes.push_back(node);
     g.edges.emplace_back();
     g.same_value.emplace_back();
+    g.parts.emplace_back();
     g.index.emplace(node, self);
-    if (holder != kNone) g.edges[holder].push_back(self);
-    if (holder != kNone && same_value) g.same_value[holder].push_back(self);
+    if (holder != kNone) {
+      g.edges[holder].push_back(self);
+      if (applies == Applies::SameValue)
+        g.same_value[holder].push_back(self);
+      else if (applies != Applies::Never)
+        g.parts[holder].emplace_back(applies, self);
+    }
     for (auto it = node->begin(); it != node->end(); ++it) {
       const std::string& k = it.key();
       if (data_keyword(k) || base_uri_keyword(k)) continue;
-      pending.push_back({&it.value(), names_keyword(k) ? Place::Names : Place::Schema, self, same_value_keyword(k)});
+      pending.push_back({&it.value(), names_keyword(k) ? Place::Names : Place::Schema, self, applies_by(k, it.value())});
     }
   }
   return g;
@@ -320,16 +350,16 @@ std::size_t nesting_bound(const SchemaGraph& g) {
   return bound;
 }
 
-// The most schemas the validator applies to one part of the value before it moves into a smaller
-// part: the longest path of same_value edges. A cycle of them ({"allOf": [{"$ref": "#"}]}) is
-// refused, since valijson would follow it for ever.
-std::size_t per_value_bound(const SchemaGraph& g) {
+// The schemas in an order where every schema comes after those it applies to the same value
+// (children first). A cycle of same_value edges ({"allOf": [{"$ref": "#"}]}) is refused, since
+// valijson would follow it for ever.
+std::vector<std::size_t> same_value_order(const SchemaGraph& g) {
   const std::size_t n = g.nodes.size();
   enum class Mark : unsigned char { New, Open, Done };
   std::vector<Mark> mark(n, Mark::New);
-  std::vector<std::size_t> longest(n, 1);
+  std::vector<std::size_t> order;
+  order.reserve(n);
   Walk calls;
-  std::size_t bound = n == 0 ? 0 : 1;
   for (std::size_t start = 0; start < n; ++start) {
     if (mark[start] != Mark::New) continue;
     mark[start] = Mark::Open;
@@ -348,11 +378,85 @@ std::size_t per_value_bound(const SchemaGraph& g) {
         continue;
       }
       mark[v] = Mark::Done;
-      for (std::size_t next : g.same_value[v]) longest[v] = std::max(longest[v], longest[next] + 1);
-      bound = std::max(bound, longest[v]);
+      order.push_back(v);
     }
   }
+  return order;
+}
+
+// The most schemas on one path of same_value edges, counting those for which `counts` holds.
+template <typename Counts>
+std::size_t longest_same_value_path(const SchemaGraph& g, const std::vector<std::size_t>& order, Counts counts) {
+  std::vector<std::size_t> longest(g.nodes.size(), 0);
+  std::size_t bound = 0;
+  for (std::size_t v : order) {
+    for (std::size_t next : g.same_value[v]) longest[v] = std::max(longest[v], longest[next]);
+    longest[v] += counts(v) ? 1 : 0;
+    bound = std::max(bound, longest[v]);
+  }
   return bound;
+}
+
+// Adds with a ceiling: the counts below grow exponentially on the schemas they are there to catch.
+std::uint64_t add_capped(std::uint64_t a, std::uint64_t b) { return std::min(kMaxSchemaWork, a + b); }
+
+// applications[k]: an upper bound on how many schemas one part of a value, k levels below the
+// value a schema of this document is applied to, has applied to it. Level by level: a schema
+// applied to a part applies its same-value schemas to it too (all of them: an upper bound on
+// anyOf, which stops at the first that holds), and to each part of that part the most that can
+// land on one (one property's schema or additionalProperties; one tuple item's, "items" or
+// additionalItems, plus "contains").
+//
+// Counted for the document's root, or for whichever schema of it is the most costly.
+// It stops once nothing applies at a level (nor deeper), a level repeats the one before it (every
+// level after does too: `steady`), reaches the ceiling, or passes `max_depth`.
+void count_applications(const SchemaGraph& g, const std::vector<std::size_t>& order, SchemaEntry entry,
+                        std::size_t max_depth, SchemaBounds& bounds) {
+  const std::size_t n = g.nodes.size();
+  std::vector<std::uint64_t> prev(n, 0), cur(n, 0);
+  for (std::size_t level = 0; level <= max_depth; ++level) {
+    for (std::size_t v : order) {  // same-value schemas first
+      std::uint64_t item = 0, every_item = 0, member = 0, name = 0;
+      if (level == 0) {
+        item = 1;  // the schema itself
+      } else {
+        for (const auto& [how, part] : g.parts[v]) {
+          switch (how) {
+            case Applies::EveryItem:
+            case Applies::TupleItem:
+            case Applies::ExtraItem:
+              item = std::max(item, prev[part]);
+              break;
+            case Applies::ContainsItem:
+              every_item = std::max(every_item, prev[part]);
+              break;
+            case Applies::Property:
+            case Applies::ExtraProperty:
+              member = std::max(member, prev[part]);
+              break;
+            case Applies::PropertyName:
+              name = std::max(name, prev[part]);
+              break;
+            case Applies::Never:
+            case Applies::SameValue:
+              break;
+          }
+        }
+        item = std::max(add_capped(item, every_item), add_capped(member, name));
+      }
+      for (std::size_t same : g.same_value[v]) item = add_capped(item, cur[same]);
+      cur[v] = item;
+    }
+    const std::uint64_t most =
+        n == 0 ? 0 : entry == SchemaEntry::Root ? cur[0] : *std::max_element(cur.begin(), cur.end());
+    if (level > 0 && cur == prev) {
+      bounds.steady = true;
+      return;
+    }
+    bounds.applications.push_back(most);
+    if (most == 0 || most >= kMaxSchemaWork) return;
+    std::swap(prev, cur);
+  }
 }
 
 // valijson reads every integer as an int64_t, so one above 2^63-1 in a schema (a bound, a count, a
@@ -380,14 +484,22 @@ void refuse_integers_above_int64(const SchemaGraph& g) {
 
 }  // namespace
 
-SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc) {
+SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc, SchemaEntry entry) {
   SchemaGraph g = find_schemas(doc);
   add_references(doc, g);
   const std::size_t nesting = nesting_bound(g);
   if (nesting > kMaxSchemaNesting)
     throw SchemaBeyondLimits("schemas nested up to " + std::to_string(nesting) + " deep (following $ref); at most " +
                              std::to_string(kMaxSchemaNesting) + " are supported");
-  SchemaBounds bounds{per_value_bound(g)};
+  const std::vector<std::size_t> order = same_value_order(g);
+  SchemaBounds bounds;
+  bounds.per_value = longest_same_value_path(g, order, [](std::size_t) { return true; });
+  // valijson copies the errors under an anyOf, a oneOf or an if/then/else up into its caller's.
+  bounds.copying_per_value = longest_same_value_path(g, order, [&](std::size_t v) {
+    return g.nodes[v]->contains("anyOf") || g.nodes[v]->contains("oneOf") || g.nodes[v]->contains("if");
+  });
+  // A value nested deeper than this is refused by the stack bound anyway.
+  count_applications(g, order, entry, kMaxValidationNesting / std::max<std::size_t>(bounds.per_value, 1), bounds);
   refuse_integers_above_int64(g);
   for (const nlohmann::json* node : g.nodes) {
     auto pp = node->find("patternProperties");
@@ -423,9 +535,15 @@ void add_guarded_keywords(valijson::SchemaParser& parser) {
   parser.addConstraintBuilder(kMultipleOf, new MultipleOfBuilder());
 }
 
-void check_value_within_limits(const SchemaBounds& bounds, const nlohmann::json& value) {
-  // The value's depth, without recursion: a scalar is 0, a container one more than its deepest part.
+ValueCost check_value_within_limits(const SchemaBounds& bounds, const nlohmann::json& value) {
+  // One pass without recursion over every part of the value: its depth (a scalar is 0, a
+  // container one more than its deepest part) and what each part costs at its level.
+  auto applied_at = [&](std::size_t level) -> std::uint64_t {
+    if (level < bounds.applications.size()) return bounds.applications[level];
+    return bounds.steady && !bounds.applications.empty() ? bounds.applications.back() : 0;
+  };
   std::size_t depth = 0;
+  ValueCost cost;
   std::vector<std::pair<const nlohmann::json*, std::size_t>> pending{{&value, 0}};
   while (!pending.empty()) {
     auto [node, level] = pending.back();
@@ -433,6 +551,14 @@ void check_value_within_limits(const SchemaBounds& bounds, const nlohmann::json&
     if (bounds.compares_numbers && node->is_number_unsigned() && node->get<std::uint64_t>() > kInt64Max)
       throw SchemaBeyondLimits("the value holds the integer " + node->dump() +
                                ", above 2^63-1, which the schema validator would compare as a negative number");
+    // Each application may record an error; each error carries a path as long as its level and
+    // is copied once per anyOf/oneOf/if above it, up to copying_per_value on every level.
+    const std::uint64_t applied = applied_at(level);
+    const std::uint64_t path = level + 1;
+    const std::uint64_t copies = 1 + bounds.copying_per_value * path;
+    cost.decide = add_capped(cost.decide, applied);
+    cost.explain = add_capped(cost.explain, applied > kMaxSchemaWork / (path * copies) ? kMaxSchemaWork
+                                                                                     : applied * path * copies);
     if (!node->is_structured()) continue;
     depth = std::max(depth, level + 1);
     for (const auto& part : *node) pending.emplace_back(&part, level + 1);
@@ -443,6 +569,13 @@ void check_value_within_limits(const SchemaBounds& bounds, const nlohmann::json&
                              std::to_string(bounds.per_value) + " schemas at each level: " + std::to_string(stack) +
                              " nested schema applications, at most " + std::to_string(kMaxValidationNesting) +
                              " are supported");
+  if (cost.decide >= kMaxSchemaWork)
+    throw SchemaBeyondLimits("checking the value could take " +
+                             (cost.decide == kMaxSchemaWork ? std::string("at least ") : std::string()) +
+                             std::to_string(cost.decide) + " schema applications (the schema applies several of its "
+                             "schemas to each part, level after level); at most " + std::to_string(kMaxSchemaWork - 1) +
+                             " are supported");
+  return cost;
 }
 
 }  // namespace mcpspec

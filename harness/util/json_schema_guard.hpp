@@ -7,7 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 namespace valijson {
 class SchemaParser;
@@ -35,11 +37,40 @@ class SchemaBeyondLimits : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The most schema applications mcpspec lets valijson make to check one value, and the most
+// error-bookkeeping steps it lets valijson take to say why a value does not conform. Both grow
+// with the value: a schema applying two schemas of itself to each item, {"items": {"anyOf":
+// [{"$ref": "#"}, {"$ref": "#"}]}, doubles the work per level (a 100-byte value, 30 s and 2 GB);
+// a oneOf applying the schema again to each item copies every error below it on every level
+// (cubic: a value nested 500 deep, 6 s). In a Release build a schema application takes about
+// 50 ns: 2^22 is about 0.2 s. The ASan + UBSan fuzz build takes about 0.8 us (2.5 s for 3 million,
+// half the CPU the matcher target allows one input): there 2^19, about 0.4 s.
+#ifdef FUZZING_BUILD_MODE_UNSAFE_FOR_PRODUCTION
+inline constexpr std::uint64_t kMaxSchemaWork = std::uint64_t{1} << 19;
+#else
+inline constexpr std::uint64_t kMaxSchemaWork = std::uint64_t{1} << 22;
+#endif
+
 struct SchemaBounds {
   std::size_t per_value = 0;  // the most schemas applied to one part of a value before a smaller part
+  // The most of those that are an anyOf, a oneOf or an if: valijson copies the errors found under
+  // one up into the results of its caller.
+  std::size_t copying_per_value = 0;
+  // applications[k]: the most schemas applied to one part of a value k levels below the checked
+  // value (an upper bound, capped at kMaxSchemaWork). Past the end, the last entry repeats if
+  // `steady`, else nothing applies there.
+  std::vector<std::uint64_t> applications;
+  bool steady = false;
   // Some schema compares numbers (minimum, maximum, multipleOf, const, enum, uniqueItems): valijson
   // reads every integer as an int64_t, so one above INT64_MAX compares as a negative number.
   bool compares_numbers = false;
+};
+
+// What checking one value against a schema may cost, in the units of kMaxSchemaWork (upper
+// bounds): deciding whether it conforms, and collecting the errors that say why not.
+struct ValueCost {
+  std::uint64_t decide = 0;
+  std::uint64_t explain = 0;
 };
 
 // Changes `doc` in place, or throws saying what it refuses (SchemaBeyondLimits where the schema
@@ -69,7 +100,10 @@ struct SchemaBounds {
 //    renamed and checked by a constraint of ours;
 //  - valijson reads every integer as an int64_t: a schema holding one above INT64_MAX where
 //    valijson reads it (anywhere but "default" and "examples") is beyond limits.
-SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc);
+// Values are checked against the document's root, or against any schema in it (by a caller that
+// applies its definitions one by one): the bounds on work hold for that.
+enum class SchemaEntry { Root, Any };
+SchemaBounds prepare_schema_for_valijson(nlohmann::json& doc, SchemaEntry entry = SchemaEntry::Root);
 
 // Teaches a valijson parser the keywords prepare_schema_for_valijson renamed. Use on every parser
 // given a prepared document. Its "pattern" check throws SchemaBeyondLimits out of validation when
@@ -93,8 +127,12 @@ class PatternBudgetScope {
 // Throws SchemaBeyondLimits when valijson cannot check `value` against a schema with these bounds:
 //  - validating it could nest more than kMaxValidationNesting schema applications ((the value's
 //    depth + 1) x bounds.per_value), which would overflow the stack;
+//  - deciding whether it conforms could take more than kMaxSchemaWork schema applications;
 //  - the schema compares numbers and the value holds an integer above INT64_MAX, which valijson
 //    wraps to a negative one (2^64-1 is at least 0 and a multiple of 5; -1 is neither).
-void check_value_within_limits(const SchemaBounds& bounds, const nlohmann::json& value);
+// Otherwise returns the cost: a caller validates first without collecting errors (valijson's
+// results pointer null), and collects them in a second pass only when `explain` is at most
+// kMaxSchemaWork; above, the verdict stands without the details.
+ValueCost check_value_within_limits(const SchemaBounds& bounds, const nlohmann::json& value);
 
 }  // namespace mcpspec

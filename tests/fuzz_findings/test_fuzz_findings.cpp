@@ -4,6 +4,7 @@
 #include "harness/protocol/json_depth.hpp"
 #include "harness/scenario/matcher.hpp"
 #include "harness/util/bounded_regex.hpp"
+#include "harness/util/json_schema.hpp"
 #include "harness/scenario/session.hpp"
 #include "harness/transport/line_framer.hpp"
 #include "harness/transport/transport.hpp"
@@ -507,4 +508,99 @@ TEST_CASE("fuzz finding: a pattern libstdc++ refuses is refused the same way eve
   REQUIRE_FALSE(r.ok);
   REQUIRE(r.mismatches.empty());
   CHECK_THAT(r.undecided.front(), Catch::Contains("cannot be checked"));
+}
+
+namespace {
+
+nlohmann::json nested_arrays(int levels, const nlohmann::json& innermost) {
+  nlohmann::json v = innermost;
+  for (int i = 0; i < levels; ++i) v = nlohmann::json::array({v});
+  return v;
+}
+
+}  // namespace
+
+// matcher campaign (2026-11-26, round 14, sanitizer build, time invariant): 4 s in Release for a
+// 2.8 KB input. A oneOf that applies the whole schema again to each item, against a value nested
+// 250 deep: valijson copies every error found under a oneOf (or anyOf, or if) up into its caller's
+// results, each with its path, on every level: cubic (500 deep: 6 s). Looking further: a schema
+// applying two schemas of itself to each item doubles the work per level (a 100-byte value took
+// 30 s and 2 GB), whether or not errors are collected. Both come from a server's tool outputSchema
+// as easily as from a scenario.
+TEST_CASE("fuzz finding: schema work per value is bounded before valijson runs", "[fuzz][schema]") {
+  using nlohmann::json;
+  auto conforms = [](const json& schema, const json& value) {
+    return mcpspec::scenario::match({{"$conformsTo", schema}}, value);
+  };
+  // Two schemas of itself per item: 3 x 2^levels applications. Refused (undecided), never run.
+  json doubling = json::parse(R"({"type": "array", "items": {"anyOf": [{"$ref": "#"}, {"$ref": "#"}]}})");
+  auto deep = conforms(doubling, nested_arrays(24, 3));
+  REQUIRE_FALSE(deep.ok);
+  REQUIRE(deep.mismatches.empty());
+  REQUIRE_FALSE(deep.undecided.empty());
+  CHECK_THAT(deep.undecided.front(), Catch::Contains("schema applications"));
+  // Shallow, the same schema is checked as before, both ways.
+  CHECK(conforms(doubling, nested_arrays(4, json::array())).ok);
+  auto shallow = conforms(doubling, nested_arrays(4, 3));
+  REQUIRE_FALSE(shallow.ok);
+  CHECK(shallow.undecided.empty());
+  // The same doubling along a chain of definitions, on a single number.
+  json defs = {{"d0", {{"type", "integer"}}}};
+  for (int i = 1; i <= 24; ++i) {
+    json ref = {{"$ref", "#/definitions/d" + std::to_string(i - 1)}};
+    defs["d" + std::to_string(i)] = {{"allOf", {ref, ref}}};
+  }
+  auto chain = conforms({{"definitions", defs}, {"$ref", "#/definitions/d24"}}, json(5));
+  REQUIRE_FALSE(chain.ok);
+  REQUIRE(chain.mismatches.empty());
+  CHECK_THAT(chain.undecided.front(), Catch::Contains("schema applications"));
+  auto small_chain = conforms({{"definitions", defs}, {"$ref", "#/definitions/d4"}}, json(5));
+  INFO((small_chain.mismatches.empty() ? std::string() : small_chain.mismatches.front()));
+  CHECK(small_chain.ok);
+
+  // oneOf (anyOf, if) re-applying the schema per item: deciding is linear, explaining cubic. Deep,
+  // the value does not conform and says so, without the details.
+  json again = json::parse(R"({"items": {"oneOf": [{"type": "string"}, {"$ref": "#"}], "type": "object"}})");
+  auto cubic = conforms(again, json::array({nested_arrays(500, 3)}));
+  REQUIRE_FALSE(cubic.ok);
+  CHECK(cubic.undecided.empty());
+  REQUIRE(cubic.mismatches.size() == 1);
+  CHECK_THAT(cubic.mismatches.front(), Catch::Contains("which parts do not is not worked out"));
+  // Shallow, the details are there: the deepest issue first.
+  auto detailed = conforms(again, json::array({nested_arrays(3, 3)}));
+  REQUIRE_FALSE(detailed.ok);
+  REQUIRE_FALSE(detailed.mismatches.empty());
+  CHECK_THAT(detailed.mismatches.front(), Catch::Contains("/0/0/0/0"));
+  CHECK_THAT(detailed.mismatches.front(), !Catch::Contains("not worked out"));
+  // A tree schema (one schema per part) stays cheap at any depth the stack allows.
+  json tree = {{"type", "array"}, {"items", {{"$ref", "#"}}}};
+  CHECK(conforms(tree, nested_arrays(1000, json::array())).ok);
+}
+
+// The bound holds over a whole match(): many values, each cheap enough, share one budget, as
+// its regexes do.
+TEST_CASE("fuzz finding: the schema checks of one match share one work budget", "[fuzz][schema]") {
+  using nlohmann::json;
+  // About 3 x 2^12 applications per number.
+  json defs = {{"d0", {{"type", "integer"}}}};
+  for (int i = 1; i <= 12; ++i) {
+    json ref = {{"$ref", "#/definitions/d" + std::to_string(i - 1)}};
+    defs["d" + std::to_string(i)] = {{"allOf", {ref, ref}}};
+  }
+  json schema = {{"definitions", defs}, {"$ref", "#/definitions/d12"}};
+  json few = json::array(), many = json::array();
+  for (int i = 0; i < 10; ++i) few.push_back(i);
+  for (int i = 0; i < 400; ++i) many.push_back(i);
+  CHECK(mcpspec::scenario::match({{"$each", {{"$conformsTo", schema}}}}, few).ok);
+  auto r = mcpspec::scenario::match({{"$each", {{"$conformsTo", schema}}}}, many);
+  REQUIRE_FALSE(r.ok);
+  REQUIRE(r.mismatches.empty());
+  CHECK_THAT(r.undecided.front(), Catch::Contains("used up its schema work"));
+  // The same through CompiledSchema with a budget of one's own.
+  mcpspec::CompiledSchema compiled(schema);
+  mcpspec::ValidationBudget budget;
+  budget.schema_work = 100;
+  CHECK_THROWS_AS(compiled.validate(json(1), 8, &budget), mcpspec::SchemaBeyondLimits);
+  CHECK(compiled.validate(json(1)).empty());
+  CHECK_FALSE(compiled.validate(json("x")).empty());
 }
