@@ -108,6 +108,7 @@ std::vector<JsonSchemaIssue> CompiledSchema::validate(const nlohmann::json& valu
   };
   if (cost.explain > spend.schema_work)
     return undetailed("that could take " + std::to_string(cost.explain) +
+                      (cost.explain >= kMaxSchemaWork ? " or more" : "") +
                       " steps of error bookkeeping, more than this check has left");
   spend.schema_work -= cost.explain;
   valijson::ValidationResults results;
