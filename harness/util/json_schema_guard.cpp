@@ -397,6 +397,21 @@ std::size_t longest_same_value_path(const SchemaGraph& g, const std::vector<std:
   return bound;
 }
 
+// Which of count_applications' four slots a part-applying schema fills.
+std::size_t slot_of(Applies how) {
+  switch (how) {
+    case Applies::ContainsItem:
+      return 1;
+    case Applies::Property:
+    case Applies::ExtraProperty:
+      return 2;
+    case Applies::PropertyName:
+      return 3;
+    default:  // EveryItem, TupleItem, ExtraItem (parts holds no others)
+      return 0;
+  }
+}
+
 // Adds with a ceiling: the counts below grow exponentially on the schemas they are there to catch.
 std::uint64_t add_capped(std::uint64_t a, std::uint64_t b) { return std::min(kMaxSchemaWork, a + b); }
 
@@ -416,33 +431,14 @@ void count_applications(const SchemaGraph& g, const std::vector<std::size_t>& or
   std::vector<std::uint64_t> prev(n, 0), cur(n, 0);
   for (std::size_t level = 0; level <= max_depth; ++level) {
     for (std::size_t v : order) {  // same-value schemas first
-      std::uint64_t item = 0, every_item = 0, member = 0, name = 0;
-      if (level == 0) {
-        item = 1;  // the schema itself
-      } else {
-        for (const auto& [how, part] : g.parts[v]) {
-          switch (how) {
-            case Applies::EveryItem:
-            case Applies::TupleItem:
-            case Applies::ExtraItem:
-              item = std::max(item, prev[part]);
-              break;
-            case Applies::ContainsItem:
-              every_item = std::max(every_item, prev[part]);
-              break;
-            case Applies::Property:
-            case Applies::ExtraProperty:
-              member = std::max(member, prev[part]);
-              break;
-            case Applies::PropertyName:
-              name = std::max(name, prev[part]);
-              break;
-            case Applies::Never:
-            case Applies::SameValue:
-              break;
-          }
-        }
-        item = std::max(add_capped(item, every_item), add_capped(member, name));
+      // The most that lands on one part of the part through each slot: its own item schema
+      // (items, a tuple's, additionalItems), contains, its property's (or additionalProperties),
+      // propertyNames.
+      std::uint64_t slot[4] = {0, 0, 0, 0};
+      std::uint64_t item = 1;  // level 0: the schema itself
+      if (level > 0) {
+        for (const auto& [how, part] : g.parts[v]) slot[slot_of(how)] = std::max(slot[slot_of(how)], prev[part]);
+        item = std::max(add_capped(slot[0], slot[1]), add_capped(slot[2], slot[3]));
       }
       for (std::size_t same : g.same_value[v]) item = add_capped(item, cur[same]);
       cur[v] = item;
