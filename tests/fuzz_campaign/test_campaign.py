@@ -1,5 +1,6 @@
 """fuzz/campaign's logic without a clang build: libFuzzer's status lines, the plateau rule, crash
 signatures, and triage (grouping, minimization, replays that do not reproduce)."""
+import argparse
 import importlib.machinery
 import importlib.util
 import os
@@ -73,6 +74,95 @@ class Plateau(unittest.TestCase):
 
     def test_no_status_line_is_not_a_plateau(self):
         self.assertFalse(campaign.plateau([], 20)["reached"])
+
+
+class LateCoverage(unittest.TestCase):
+    def test_new_pc_lines(self):
+        m = campaign.NEW_PC.match("\tNEW_PC: 0x55b69741f361 in std::vector<int, std::allocator<int> >::push_back(int&&) "
+                                  "/usr/include/c++/12/bits/stl_vector.h:1294:9")
+        self.assertEqual(m.groups(), ("std::vector<int, std::allocator<int> >::push_back(int&&)",
+                                      "/usr/include/c++/12/bits/stl_vector.h", "1294"))
+        self.assertEqual(campaign.NEW_PC.match("\tNEW_PC: 0x5503 in (x_fuzz+0x5503)").groups(),
+                         ("(x_fuzz+0x5503)", None, None))
+        self.assertEqual(campaign.NEW_PC.match("\tNEW_PC: 0x5503").groups(), (None, None, None))
+        self.assertIsNone(campaign.NEW_PC.match("NEW_FUNC[1/2]: 0x5503 in f /a.cpp:1"))
+
+    def test_origins(self):
+        self.assertEqual(campaign.pc_origin(os.path.join(REPO, "harness", "scenario", "matcher.cpp")),
+                         os.path.join("harness", "scenario", "matcher.cpp"))
+        self.assertEqual(campaign.pc_origin("/usr/bin/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/"
+                                            "bits/regex_executor.tcc"), "libstdc++ regex_executor")
+        self.assertEqual(campaign.pc_origin("/usr/include/nlohmann/detail/input/lexer.hpp"), "nlohmann")
+        self.assertEqual(campaign.pc_origin("/usr/include/valijson/validation_visitor.hpp"), "valijson")
+        self.assertEqual(campaign.pc_origin("/opt/other/x.cpp"), "/opt/other/x.cpp")
+        self.assertEqual(campaign.pc_origin(None), "unknown (not symbolized)")
+        self.assertEqual(campaign.pc_origin(None, "(x_fuzz+0x5503)"), "unknown (not symbolized)")
+
+    def test_function_names_lose_their_template_and_argument_lists(self):
+        self.assertEqual(campaign.short_function("nlohmann::detail::lexer<nlohmann::basic_json<std::map>, it<char const*> >::scan()"),
+                         "nlohmann::detail::lexer<…>::scan(…)")
+        self.assertEqual(campaign.short_function("void std::vector<int>::_M_realloc_insert<bool&>(__gnu_cxx::__norm"),
+                         "void std::vector<…>::_M_realloc_insert<…>(…")
+        self.assertEqual(campaign.short_function("_M_dispose"), "_M_dispose")
+
+    def test_lines_cut_short_go_by_the_function_name(self):
+        cut = "nlohmann::basic_json<std::map, std::vector>& std::vector<nlohmann::basic_json<std::map, std::vec"
+        self.assertEqual(campaign.pc_origin(None, cut), "libstdc++ (by name: line cut short)")
+        self.assertEqual(campaign.pc_origin(None, "void std::vector<int>::_M_realloc_insert<bool&>(__gnu_cxx::__norm"),
+                         "libstdc++ (by name: line cut short)")
+        self.assertEqual(campaign.pc_origin(None, "mcpspec::scenario::match(nlohmann::basic_json<std::map"),
+                         "our code (by name: line cut short)")
+        self.assertEqual(campaign.pc_origin(None, "valijson::ValidationVisitor<valijson::adapters::Nlohm"),
+                         "valijson (by name: line cut short)")
+        self.assertEqual(campaign.pc_origin(None, "anon_helper<int"), "unknown (line cut short)")
+        self.assertEqual(campaign.pc_origin("/usr/bin/../lib/gcc/x86_64-linux-gnu/1", "std::vector<int>::push_back(int&&)"),
+                         "libstdc++ (by name: line cut short)")
+
+    def test_only_the_window_counts_by_origin_and_function(self):
+        regex = "/usr/include/c++/12/bits/regex_compiler.tcc"
+        pcs = [(5.0, "early", "/usr/include/valijson/v.hpp", "1"),
+               (80.0, "_M_atom", regex, "312"), (85.0, "_M_atom", regex, "330"),
+               (90.0, "_M_term", regex, "100"), (95.0, "ours", os.path.join(REPO, "harness", "a.cpp"), "7")]
+        lc = campaign.late_coverage(pcs, 75.0)
+        self.assertEqual(lc["edges"], 4)
+        self.assertEqual(lc["by_origin"], [{"origin": "libstdc++ regex_compiler", "edges": 3},
+                                           {"origin": os.path.join("harness", "a.cpp"), "edges": 1}])
+        self.assertEqual([(f["function"], f["edges"], f["first_s"]) for f in lc["top_functions"]],
+                         [("_M_atom", 2, 80.0), ("_M_term", 1, 90.0), ("ours", 1, 95.0)])
+        self.assertEqual(lc["top_functions"][0]["first"], regex + ":312")
+        self.assertEqual(campaign.late_coverage(pcs, 100.0)["edges"], 0)
+
+
+class FuzzRun(unittest.TestCase):
+    """One target's run end to end against the stand-in fuzzer: the command it gets, the
+    timeline it reports, and the late edges (only those named after the corpus loaded)."""
+
+    def run_target(self, jobs):
+        out = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, out)
+        args = argparse.Namespace(out=out, resume=[], time=40, timeout=3, rss_limit_mb=100, max_len=64, jobs=jobs,
+                                  merge_time=20, minimize_time=5, plateau_fraction=0.25)
+        return campaign.fuzz_target(args, "no_such_target", os.path.join(HERE, "fake_fuzzer.py"), out,
+                                    dict(os.environ))
+
+    def test_single_process_names_the_late_edges(self):
+        r = self.run_target(1)
+        self.assertIn("-print_pcs=1", r["command"])
+        self.assertEqual((r["cov"], r["execs"]), (12, 20))
+        lc = r["late_coverage"]
+        # The stand-in's output takes well under the 10 s window, so every edge after INITED is late.
+        self.assertEqual(lc["edges"], 2)
+        self.assertEqual({o["origin"] for o in lc["by_origin"]}, {"libstdc++ regex_compiler", "unknown (not symbolized)"})
+        self.assertEqual(lc["window_start_s"], 0.0, "a window longer than the run starts at 0")
+        report = campaign.markdown({"started": "now", "seconds": 1, "build": "b", "targets": [r],
+                                    "options": {"time": 40, "jobs": 1, "timeout": 3, "rss_limit_mb": 100}})
+        self.assertIn("Edges first covered in the plateau window", report)
+        self.assertIn("libstdc++ regex_compiler 1", report)
+
+    def test_fork_mode_does_not_claim_to_know(self):
+        r = self.run_target(2)
+        self.assertNotIn("-print_pcs=1", r["command"])
+        self.assertIsNone(r["late_coverage"])
 
 
 class Signatures(unittest.TestCase):
