@@ -13,10 +13,6 @@ namespace mcpspec {
 
 namespace {
 
-// Patterns come from scenario files, so a handful are in use at once; the cap only guards
-// against substituted patterns that differ on every run.
-constexpr std::size_t kMaxCachedPatterns = 1024;
-
 // A pattern libstdc++ refuses is kept too, with what it threw: it gives up on a{1000000} only
 // after building its 100 000-state limit (about 10 ms), and a $conformsTo "pattern" under
 // $contains met that once per element (0.45 s for 45 strings, over 5 s under the sanitizers).
@@ -38,7 +34,7 @@ std::unordered_map<std::string, CacheEntry>& cache() {
 
 std::shared_ptr<const CompiledRegex> remember(const std::string& pattern, CacheEntry entry) {
   std::lock_guard<std::mutex> lock(cache_mutex);
-  if (cache().size() >= kMaxCachedPatterns) cache().clear();
+  if (cache().size() >= kMaxCachedRegexes) cache().clear();
   return cache().emplace(pattern, std::move(entry)).first->second.get();
 }
 
@@ -174,6 +170,16 @@ std::shared_ptr<const CompiledRegex> compiled_regex(const std::string& pattern) 
   } catch (const std::regex_error&) {
     return remember(pattern, {nullptr, std::current_exception()});
   }
+}
+
+void forget_compiled_regexes() {
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  cache().clear();
+}
+
+std::size_t compiled_regex_count() {
+  std::lock_guard<std::mutex> lock(cache_mutex);
+  return cache().size();
 }
 
 RegexFind find_bounded(const std::string& pattern, const std::string& subject, RegexBudget* budget) {

@@ -60,13 +60,27 @@ class RegexBudget {
 // libFuzzer campaign), 100 000 in an optimized build.
 inline constexpr std::size_t kMaxRegexPattern = 2000;
 
+// Patterns come from scenario files and server schemas, so a handful are in use at once; the cap
+// only guards against substituted patterns that differ on every run. A full cache is emptied.
+inline constexpr std::size_t kMaxCachedRegexes = 1024;
+
 // The compiled form of `pattern`, compiled on first use and kept for later calls.
 // Throws std::regex_error, with a what() that says why, when the pattern does not compile, uses a
 // back-reference, is longer than kMaxRegexPattern or holds a repetition count or back-reference
-// number of more than 9 digits (libstdc++ overflows reading it). Failures are not cached.
+// number of more than 9 digits (libstdc++ overflows reading it). A pattern libstdc++ refuses is
+// kept with its exception and refused the same way again; the length and digit checks are redone.
 // Safe to call from several threads; the returned value is immutable and stays valid even if the
 // cache is later emptied.
 std::shared_ptr<const CompiledRegex> compiled_regex(const std::string& pattern);
+
+// Empties the cache of compiled patterns (and refusals); values already returned stay valid.
+// For fuzz targets: with the cache kept from one input to the next, whether a pattern is compiled
+// or found, and when the full cache is emptied, depends on the inputs run before, so an input's
+// coverage would not be its own (a long campaign kept finding "new" edges in the emptying).
+void forget_compiled_regexes();
+
+// How many patterns (compiled or refused) the cache holds now.
+std::size_t compiled_regex_count();
 
 // TooCostly: this one evaluation would pass kMaxRegexWork. BudgetSpent: it would pass what the
 // budget has left.
