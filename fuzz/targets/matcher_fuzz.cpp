@@ -6,7 +6,6 @@
 
 #include "harness/protocol/json_depth.hpp"
 #include "harness/scenario/matcher.hpp"
-#include "harness/util/bounded_regex.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -31,9 +30,7 @@ double thread_cpu_seconds() {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  // Start from an empty regex cache, so what this input covers does not depend on the inputs
-  // before it (see forget_compiled_regexes).
-  mcpspec::forget_compiled_regexes();
+  mcpspec::fuzz::forget_earlier_inputs();
   // Values reach this code from frames that passed the session's depth gate or from scenario
   // files (the scenario_loader target covers those); deeper ones would only test nlohmann's
   // recursion in this target's own checks.

@@ -5,7 +5,6 @@
 
 #include "harness/scenario/loader.hpp"
 #include "harness/scenario/matcher.hpp"
-#include "harness/util/bounded_regex.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -15,9 +14,7 @@ using mcpspec::scenario::LoadOutcome;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string text(mcpspec::fuzz::as_text(data, size));
-  // Start from an empty regex cache, so what this input covers does not depend on the inputs
-  // before it (see forget_compiled_regexes).
-  mcpspec::forget_compiled_regexes();
+  mcpspec::fuzz::forget_earlier_inputs();
   LoadOutcome out;
   try {
     out = mcpspec::scenario::load_scenario_text(text, "fuzz.json");
