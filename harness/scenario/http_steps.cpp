@@ -81,8 +81,10 @@ HttpStepOutcome run_http_step(const json& spec, transport::Transport* t, Deadlin
   if (spec.contains("headers")) {
     if (!spec["headers"].is_object()) throw ScenarioBug("http step: \"headers\" must be an object");
     for (const auto& [k, v] : spec["headers"].items()) {
-      // A named header replaces a default of the same name; null removes it.
-      std::erase_if(r.headers, [&](const auto& h) { return th::iequals(h.first, k); });
+      // A named header replaces a default of the same name; null removes it. (The name is copied
+      // out of the structured binding because clang before 16 cannot capture one in a lambda.)
+      const std::string& name = k;
+      std::erase_if(r.headers, [&name](const auto& h) { return th::iequals(h.first, name); });
       if (!v.is_null()) r.headers.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
     }
   }

@@ -120,7 +120,7 @@ void check_numbers(const std::string& p) {
     while (j < p.size() && std::isdigit(static_cast<unsigned char>(p[j]))) ++j;
     return j - i;
   };
-  auto refuse = [&p](std::size_t at, std::size_t n) {
+  auto refuse = [](std::size_t at, std::size_t n) {
     throw PatternRefused("the pattern holds a number of " + std::to_string(n) + " digits at offset " +
                          std::to_string(at) + " (a repetition count or a back-reference); at most " +
                          std::to_string(kMaxDigits) + " are supported");
