@@ -202,7 +202,7 @@ class ConsoleReporter final : public Reporter {
 
     std::vector<const ScenarioResult*> failing, warnings;
     for (const auto& r : results) {
-      if (is_failing(r.verdict, s.strict)) failing.push_back(&r);
+      if (fails_run(r.verdict, s.strict)) failing.push_back(&r);
       else if (r.verdict == Verdict::Warn) warnings.push_back(&r);
     }
     list_cases(fmt::format("Failing ({}):", failing.size()), failing);

@@ -1,7 +1,7 @@
 #pragma once
 // The JSON report as a value (format "mcpspec-report", version 1; schema: docs/report-schema.json).
 // Separate from the writer so other writers and tests can build on the same document.
-#include "harness/scenario/result.hpp"
+#include "harness/results/result.hpp"
 
 #include <nlohmann/json.hpp>
 

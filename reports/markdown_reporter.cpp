@@ -170,7 +170,7 @@ std::string render(const RunInfo& info, const std::vector<ScenarioResult>& resul
   }
   // Failing cases first, warnings after them, each group in run order.
   std::stable_sort(attention.begin(), attention.end(), [&](const ScenarioResult* a, const ScenarioResult* b) {
-    return is_failing(a->verdict, s.strict) && !is_failing(b->verdict, s.strict);
+    return fails_run(a->verdict, s.strict) && !fails_run(b->verdict, s.strict);
   });
   if (!attention.empty()) {
     out += fmt::format("## Cases to look at ({})\n\n", attention.size());

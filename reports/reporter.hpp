@@ -2,7 +2,7 @@
 // The report writers' common interface. A run drives one or more reporters: on_start once,
 // on_result for every finished scenario (possibly from several runner threads at once), on_finish
 // once with everything. File reporters write in on_finish; the console streams as results arrive.
-#include "harness/scenario/result.hpp"
+#include "harness/results/result.hpp"
 
 #include <cstddef>
 #include <memory>

@@ -6,32 +6,6 @@
 
 namespace mcpspec::reports {
 
-void count_verdict(RunSummary& s, Verdict v) {
-  switch (v) {
-    case Verdict::Pass: ++s.pass; break;
-    case Verdict::Fail: ++s.fail; break;
-    case Verdict::Warn: ++s.warn; break;
-    case Verdict::Skip: ++s.skip; break;
-    case Verdict::XFail: ++s.xfail; break;
-    case Verdict::XPass: ++s.xpass; break;
-    case Verdict::Error: ++s.error; break;
-  }
-}
-
-RunSummary summarize(const std::vector<ScenarioResult>& results, bool strict) {
-  RunSummary s;
-  s.strict = strict;
-  for (const auto& r : results) count_verdict(s, r.verdict);
-  return s;
-}
-
-int exit_code(const RunSummary& s) { return s.failed() ? 1 : 0; }
-
-bool is_failing(Verdict v, bool strict) {
-  return v == Verdict::Fail || v == Verdict::XPass || v == Verdict::Error ||
-         (strict && v == Verdict::Warn);
-}
-
 std::string area_of(const ScenarioResult& r) {
   if (!r.area.empty()) return r.area;
   const auto first = r.id.find('/');

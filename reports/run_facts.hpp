@@ -1,23 +1,19 @@
 #pragma once
 // Facts every report derives the same way from a run's results: counts, areas, what failed, and
 // how to re-run one case. Kept in one place so console, JSON, JUnit and Markdown never disagree.
-#include "harness/scenario/result.hpp"
+#include "harness/results/result.hpp"
+#include "harness/results/summary.hpp"
 
 #include <string>
 #include <vector>
 
 namespace mcpspec::reports {
 
-// Adds one verdict to the counts.
-void count_verdict(RunSummary& s, Verdict v);
-RunSummary summarize(const std::vector<ScenarioResult>& results, bool strict);
-
-// 0 nothing failed, 1 failures (FAIL, XPASS, ERROR, WARN under strict). 2 is the CLI's own
-// (usage or harness error) and never comes from a summary.
-int exit_code(const RunSummary& s);
-
-// Does this verdict make the run fail?
-bool is_failing(Verdict v, bool strict);
+// Counts and the failing rule are the results' own (harness/results/summary.hpp).
+using mcpspec::count_verdict;
+using mcpspec::exit_code;
+using mcpspec::fails_run;
+using mcpspec::summarize;
 
 // The result's area; when the runner left it empty, the id's second segment ("mcp/tools/x" ->
 // "tools"), else "other". Never empty, so report groupings always have a name.

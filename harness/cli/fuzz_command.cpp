@@ -3,15 +3,11 @@
 // `mcpspec run` replays. The engine lives in harness/fuzz/; this file is options and output.
 #include "harness/cli/commands.hpp"
 #include "harness/cli/paths.hpp"
-#if __has_include("harness/cli/target_factory.hpp")
 #include "harness/cli/target_factory.hpp"
-#define MCPSPEC_FUZZ_NETWORK 1
-#endif
 #include "harness/fuzz/campaign.hpp"
 #include "harness/fuzz/seeds.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/protocol/versions.hpp"
-#include "harness/transport/stdio_transport.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -29,7 +25,7 @@ namespace mcpspec::cli {
 namespace {
 
 struct FuzzArgs {
-  std::string server, url, transport, port_env = "PORT";
+  TargetOptions target;  // --server, --url, --transport, --port-env, --startup-timeout-ms, --max-message-bytes
   double duration_s = 60;
   std::uint64_t seed = 1;
   std::size_t max_messages = 0;
@@ -40,7 +36,6 @@ struct FuzzArgs {
   std::string findings = "fuzz-findings";
   std::string protocol = protocol::latest_version();
   int timeout_ms = 2000;
-  int startup_timeout_ms = 20000;
   std::size_t window = 64;
   bool lockstep = false;
   std::string call_tools = "readonly";
@@ -49,47 +44,26 @@ struct FuzzArgs {
   int minimize_replays = 150;
   bool no_verify = false;
   bool quiet = false;
-  std::size_t max_message_bytes = 16 * 1024 * 1024;
 };
 
 fuzz::TransportFactory make_factory(const FuzzArgs& a) {
-#ifndef MCPSPEC_FUZZ_NETWORK
-  if (!a.url.empty() || !a.transport.empty()) throw UsageError("--url: this build has no network transports");
-#else
-  if (wants_network_target(a.url, a.transport)) {
-    NetworkTargetOptions no;
-    no.server = a.server;
-    no.url = a.url;
-    no.transport = a.transport;
-    no.port_env = a.port_env;
-    no.max_message_bytes = a.max_message_bytes;
-    no.startup_timeout_ms = a.startup_timeout_ms;
-    // The fuzzer sends initialize requests as fuzz; a server that opens a new session for each
-    // must not pull the campaign out of the session it performed the handshake in.
-    no.keep_session = true;
-    auto spec = std::make_shared<scenario::TargetSpec>(network_target(no));
-    return [spec] { return spec->make("", {}); };
-  }
-#endif
-  std::string cmd = absolutize_command(a.server);
-  std::size_t max_bytes = a.max_message_bytes;
-  return [cmd, max_bytes] {
-    transport::StdioOptions o;
-    o.spawn.command = cmd;
-    o.max_message_bytes = max_bytes;
-    o.stop_grace_ms = 200;
-    return std::unique_ptr<transport::Transport>(new transport::StdioTransport(o));
-  };
+  TargetOptions o = a.target;
+  o.stop_grace_ms = 200;
+  // The fuzzer sends initialize requests as fuzz; a server that opens a new session for each
+  // must not pull the campaign out of the session it performed the handshake in.
+  o.keep_session = true;
+  auto spec = std::make_shared<scenario::TargetSpec>(server_target(o));
+  return [spec] { return spec->make("", {}); };
 }
 
 int run_fuzz(const FuzzArgs& a) {
-  if (a.server.empty() && a.url.empty()) throw UsageError("mcpspec fuzz needs --server CMD or --url URL");
+  if (a.target.server.empty() && a.target.url.empty()) throw UsageError("mcpspec fuzz needs --server CMD or --url URL");
   if (!protocol::is_known_version(a.protocol))
     throw UsageError("--protocol " + a.protocol + ": not a version mcpspec knows");
 
   fuzz::CampaignOptions o;
   o.make = make_factory(a);
-  o.target = a.url.empty() ? a.server : a.url;
+  o.target = a.target.url.empty() ? a.target.server : a.target.url;
   o.version = a.protocol;
   o.schemas = &protocol::SchemaRegistry::builtin();
   o.duration_s = a.duration_s;
@@ -97,7 +71,7 @@ int run_fuzz(const FuzzArgs& a) {
   o.seed = a.seed;
   o.jobs = a.jobs;
   o.timeout_ms = a.timeout_ms;
-  o.startup_timeout_ms = a.startup_timeout_ms;
+  o.startup_timeout_ms = a.target.startup_timeout_ms;
   o.window = a.lockstep ? 1 : a.window;
   o.call_tools = a.call_tools;
   o.findings_dir = a.findings;
@@ -175,10 +149,10 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<FuzzArgs>();
   auto* cmd = app.add_subcommand("fuzz", "Live protocol fuzzing of a running server: finds crashes, hangs and protocol "
                                          "violations, saves each as a minimized replayable scenario");
-  cmd->add_option("--server", args->server, "Command that starts the server under test (stdio), run by /bin/sh");
-  cmd->add_option("--url", args->url, "Fuzz a server at this URL (HTTP transports)");
-  cmd->add_option("--transport", args->transport, "http | sse | ws (with --url; default from the URL)");
-  cmd->add_option("--port-env", args->port_env, "With --server and --url: the variable that tells the server its port");
+  cmd->add_option("--server", args->target.server, "Command that starts the server under test (stdio), run by /bin/sh");
+  cmd->add_option("--url", args->target.url, "Fuzz a server at this URL (HTTP transports)");
+  cmd->add_option("--transport", args->target.transport, "http | sse | ws (with --url; default from the URL)");
+  cmd->add_option("--port-env", args->target.port_env, "With --server and --url: the variable that tells the server its port");
   cmd->add_option("--duration", args->duration_s, "Stop sending after this many seconds (default 60)")
       ->check(CLI::Range(0.1, 7 * 24 * 3600.0));
   cmd->add_option("--seed", args->seed, "Random seed: the same seed sends the same messages (default 1)");
@@ -192,7 +166,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--protocol", args->protocol, "Protocol version to propose (default: the latest)");
   cmd->add_option("--timeout-ms", args->timeout_ms, "How long an answer (or a liveness ping) may take (default 2000)")
       ->check(CLI::Range(10, 600000));
-  cmd->add_option("--startup-timeout-ms", args->startup_timeout_ms, "How long the answer to initialize may take (default 20000)")
+  cmd->add_option("--startup-timeout-ms", args->target.startup_timeout_ms, "How long the answer to initialize may take (default 20000)")
       ->check(CLI::Range(10, 600000));
   cmd->add_option("--window", args->window, "Requests in flight before waiting for answers (default 64)")
       ->check(CLI::Range(1, 4096));
@@ -206,7 +180,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
       ->check(CLI::Range(1, 100000));
   cmd->add_flag("--no-verify", args->no_verify, "Do not replay saved findings through the scenario runner");
   cmd->add_flag("--quiet,-q", args->quiet, "No progress line on stderr");
-  cmd->add_option("--max-message-bytes", args->max_message_bytes, "Largest message accepted from the target")
+  cmd->add_option("--max-message-bytes", args->target.max_message_bytes, "Largest message accepted from the target")
       ->check(CLI::Range(static_cast<std::size_t>(1024), static_cast<std::size_t>(1) << 30));
   cmd->callback([args, &exit_code] { exit_code = run_fuzz(*args); });
 }

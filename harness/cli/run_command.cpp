@@ -5,12 +5,10 @@
 #include "harness/cli/target_factory.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/protocol/versions.hpp"
-#include "harness/scenario/baseline.hpp"
-#include "harness/scenario/client_http_target.hpp"
-#include "harness/scenario/client_stdio_target.hpp"
+#include "harness/results/baseline.hpp"
+#include "harness/results/summary.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/scenario/suite.hpp"
-#include "harness/transport/stdio_transport.hpp"
 #include "reports/reporter.hpp"
 
 #include <CLI/CLI.hpp>
@@ -32,11 +30,10 @@ namespace mcpspec::cli {
 namespace {
 
 struct RunArgs {
-  std::string server;
+  TargetOptions target;  // --server, --url, --transport, --port-env, --startup-timeout-ms, --max-message-bytes
   Selection selection;
   std::string protocol = protocol::latest_version();
   int timeout_ms = 5000;
-  int startup_timeout_ms = 20000;
   int jobs = 0;
   std::vector<std::string> reports;
   std::string baseline;
@@ -46,20 +43,24 @@ struct RunArgs {
   std::string schema;
   double deadline_s = 3600;
   std::string call_tools = "readonly";
-  std::size_t max_message_bytes = 16 * 1024 * 1024;
   std::string targets_file;
   std::string write_baseline;
   std::string client;        // --client: a stdio client command with {server} (docs/testing-clients.md)
   bool cooperative = false;  // --cooperative: the client follows the client driver protocol
-  std::string url, transport, port_env = "PORT";  // network transports (target_factory.hpp)
 };
 
-// One thing to test: a server command with its suites and baseline.
+// One thing to test: a server command (or a client command, or a running server's URL) with its
+// suites and baseline. A default target's own transport and client settings override the CLI's.
 struct Target {
   std::string name;
   std::string server;
   std::vector<std::string> scenarios;
   std::string baseline;
+  std::string client;     // a client under test: its command (then `server` is empty)
+  std::string transport;  // empty: the CLI's --transport
+  std::string url;        // with a network transport: the endpoint (its path, with a started server)
+  std::string port_env;   // empty: the CLI's --port-env
+  bool cooperative = false;
 };
 
 std::string iso_now() {
@@ -88,35 +89,43 @@ std::vector<Target> default_targets(const std::string& file) {
     }
     return s;
   };
+  auto text = [&](const nlohmann::json& t, const char* key, const std::string& where) -> std::string {
+    if (!t.contains(key)) return "";
+    if (!t[key].is_string() || t[key].get<std::string>().empty())
+      throw UsageError(where + "/" + key + ": must be a non-empty string");
+    return t[key].get<std::string>();
+  };
   for (std::size_t i = 0; i < doc["targets"].size(); ++i) {
     const auto& t = doc["targets"][i];
     std::string where = file + ": /targets/" + std::to_string(i);
-    if (!t.is_object() || !t.contains("name") || !t.contains("server") || !t["server"].is_string())
-      throw UsageError(where + ": needs \"name\" and \"server\"");
+    if (!t.is_object() || !t.contains("name") || !t["name"].is_string())
+      throw UsageError(where + ": needs a \"name\" string");
     Target tg;
     tg.name = t["name"];
-    tg.server = expand(t["server"]);
-    for (const auto& s : t.value("scenarios", nlohmann::json::array())) tg.scenarios.push_back(expand(home + "/" + s.get<std::string>()));
-    if (t.contains("baseline") && t["baseline"].is_string()) tg.baseline = expand(home + "/" + t["baseline"].get<std::string>());
+    tg.server = expand(text(t, "server", where));
+    tg.client = expand(text(t, "client", where));
+    tg.url = text(t, "url", where);
+    tg.transport = text(t, "transport", where);
+    tg.port_env = text(t, "port_env", where);
+    if (tg.server.empty() == tg.client.empty() && tg.url.empty())
+      throw UsageError(where + ": needs exactly one of \"server\" (a server command) and \"client\" (a client command)");
+    if (!tg.transport.empty() && tg.transport != "stdio" && tg.transport != "http" && tg.transport != "sse" &&
+        tg.transport != "ws")
+      throw UsageError(where + "/transport: \"" + tg.transport + "\" is not one of stdio, http, sse, ws");
+    if (t.contains("cooperative")) {
+      if (!t["cooperative"].is_boolean()) throw UsageError(where + "/cooperative: must be true or false");
+      tg.cooperative = t["cooperative"];
+    }
+    if (t.contains("scenarios") && !t["scenarios"].is_array()) throw UsageError(where + "/scenarios: must be an array");
+    for (const auto& s : t.value("scenarios", nlohmann::json::array())) {
+      if (!s.is_string()) throw UsageError(where + "/scenarios: every entry must be a path string");
+      tg.scenarios.push_back(expand(home + "/" + s.get<std::string>()));
+    }
+    std::string baseline = text(t, "baseline", where);
+    if (!baseline.empty()) tg.baseline = expand(home + "/" + baseline);
     out.push_back(std::move(tg));
   }
   return out;
-}
-
-scenario::TargetSpec stdio_target(const std::string& command, std::size_t max_message_bytes) {
-  scenario::TargetSpec t;
-  t.description = command;
-  t.transport = "stdio";
-  std::string cmd = absolutize_command(command);
-  t.make = [cmd, max_message_bytes](const std::string& workdir, const std::map<std::string, std::string>& env) {
-    transport::StdioOptions o;
-    o.spawn.command = cmd;
-    o.spawn.workdir = workdir;
-    o.spawn.env = env;
-    o.max_message_bytes = max_message_bytes;
-    return std::unique_ptr<transport::Transport>(new transport::StdioTransport(o));
-  };
-  return t;
 }
 
 // With several targets in one invocation, file reports get the target's name: out.json -> out.chant.json.
@@ -135,8 +144,8 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   if (sel.paths.empty() && !a.client.empty()) sel.paths = {home_dir() + "/scenarios/mcp/client"};
   // An HTTP client also gets the checks of its transport itself.
   if (a.selection.paths.empty() && target.scenarios.empty() && !a.client.empty() &&
-      (a.transport == "http" || a.transport == "sse"))
-    sel.paths.push_back(home_dir() + "/scenarios/mcp/transport/" + a.transport + "-client");
+      (a.target.transport == "http" || a.target.transport == "sse"))
+    sel.paths.push_back(home_dir() + "/scenarios/mcp/transport/" + a.target.transport + "-client");
   auto scenarios = select_scenarios(sel);
   // A run tests one role: scenarios written for the other role are left out rather than skipped.
   std::string role = a.client.empty() ? "server" : "client";
@@ -173,34 +182,18 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
 
   scenario::SuiteOptions so;
   if (!a.client.empty()) {
-    // Built below: the client role picks its carrier from --transport alone.
-  } else if (wants_network_target(a.url, a.transport)) {
-    NetworkTargetOptions no;
-    no.server = a.server;
-    no.url = a.url;
-    no.transport = a.transport;
-    no.port_env = a.port_env;
-    no.max_message_bytes = a.max_message_bytes;
-    no.startup_timeout_ms = a.startup_timeout_ms;
-    so.config.target = network_target(no);
-  } else {
-    so.config.target = stdio_target(target.server, a.max_message_bytes);
-  }
-  if (!a.client.empty()) {
-    try {
-      so.config.target = a.transport.empty() || a.transport == "stdio"
-                             ? scenario::client_stdio_target(a.client, binary_dir() + "/mcpspec", a.max_message_bytes)
-                             : scenario::client_http_target(a.client, a.transport, a.max_message_bytes);
-    } catch (const std::exception& e) {
-      throw UsageError(std::string("--client: ") + e.what());
-    }
+    so.config.carrier = client_carrier(a.client, a.target.transport, binary_dir() + "/mcpspec", a.target.max_message_bytes);
     so.config.role = "client";
     so.config.cooperative_client = a.cooperative;
+  } else {
+    TargetOptions to = a.target;
+    to.server = target.server;
+    so.config.target = server_target(to);
   }
   so.config.timeout_ms = a.timeout_ms;
-  so.config.startup_timeout_ms = a.startup_timeout_ms;
+  so.config.startup_timeout_ms = a.target.startup_timeout_ms;
   // A server reached by --url is already running: no start-up allowance before its first answer.
-  if (!a.url.empty() && a.server.empty()) so.config.startup_timeout_ms = a.timeout_ms;
+  if (!a.target.url.empty() && a.target.server.empty()) so.config.startup_timeout_ms = a.timeout_ms;
   so.config.call_tools = a.call_tools;
   so.config.schemas = user_schema ? user_schema.get() : &protocol::SchemaRegistry::builtin();
   so.config.catalog = &scenario::RequirementCatalog::builtin();
@@ -215,7 +208,7 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
 
   RunInfo info;
   info.mcpspec_version = MCPSPEC_VERSION;
-  info.target = target.server;
+  info.target = !target.server.empty() ? target.server : !target.client.empty() ? target.client : a.target.url;
   info.started_at = iso_now();
   info.protocols = protocols;
   info.strict = a.strict;
@@ -224,7 +217,7 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   auto results = scenario::run_suite(scenarios, so);
   info.duration_ms = ms_since(t0);
   info.stale_baseline = baseline.stale();
-  auto summary = scenario::summarize(results, a.strict);
+  auto summary = summarize(results, a.strict);
   if (!a.write_baseline.empty()) {
     std::string path = report_spec_for("x:" + a.write_baseline, target.name, several).substr(2);
     std::ofstream out(path);
@@ -243,7 +236,7 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
       return 2;
     }
   }
-  return summary.failed() ? 1 : 0;
+  return exit_code(summary);
 }
 
 }  // namespace
@@ -251,7 +244,7 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
 void add_run_command(CLI::App& app, int& exit_code) {
   auto args = std::make_shared<RunArgs>();
   auto* cmd = app.add_subcommand("run", "Run scenarios against an MCP server (default: the bundled reference servers)");
-  cmd->add_option("--server", args->server, "Command that starts the server under test (stdio), run by /bin/sh");
+  cmd->add_option("--server", args->target.server, "Command that starts the server under test (stdio), run by /bin/sh");
   cmd->add_option("paths", args->selection.paths, "Scenario files or folders (default: the generic suite scenarios/mcp)");
   cmd->add_option("--filter", args->selection.filters, "Only scenarios whose id matches this glob (repeatable)")->allow_extra_args(false);
   cmd->add_option("--tag", args->selection.tags, "Only scenarios with this tag (repeatable)")->allow_extra_args(false);
@@ -260,7 +253,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--timeout-ms", args->timeout_ms, "Default wait for each expected message")
       ->check(CLI::Range(1, 600000))
       ->capture_default_str();
-  cmd->add_option("--startup-timeout-ms", args->startup_timeout_ms,
+  cmd->add_option("--startup-timeout-ms", args->target.startup_timeout_ms,
                   "Wait allowed before the target's first output (process start-up)")
       ->check(CLI::Range(1, 600000))
       ->capture_default_str();
@@ -281,7 +274,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--call-tools", args->call_tools, "Which listed tools generic scenarios may call")
       ->check(CLI::IsMember({"none", "readonly", "all"}))
       ->capture_default_str();
-  cmd->add_option("--max-message-bytes", args->max_message_bytes, "Largest message accepted from the target")
+  cmd->add_option("--max-message-bytes", args->target.max_message_bytes, "Largest message accepted from the target")
       ->check(CLI::Range(static_cast<std::size_t>(1024), static_cast<std::size_t>(1) << 30))
       ->capture_default_str();
   cmd->add_option("--write-baseline", args->write_baseline,
@@ -294,20 +287,26 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--cooperative", args->cooperative,
                 "The --client follows the client driver protocol (MCPSPEC_CONTEXT), so scenarios tagged "
                 "'cooperative' run instead of being skipped");
-  cmd->add_option("--url", args->url, "Test a running server at this URL (http://HOST:PORT/PATH or ws://...)");
-  cmd->add_option("--transport", args->transport, "stdio (default), http (Streamable HTTP), sse (2024-11-05 HTTP+SSE) or ws")
+  cmd->add_option("--url", args->target.url, "Test a running server at this URL (http://HOST:PORT/PATH or ws://...)");
+  cmd->add_option("--transport", args->target.transport, "stdio (default), http (Streamable HTTP), sse (2024-11-05 HTTP+SSE) or ws")
       ->check(CLI::IsMember({"stdio", "http", "sse", "ws"}));
-  cmd->add_option("--port-env", args->port_env,
+  cmd->add_option("--port-env", args->target.port_env,
                   "With --server and a network --transport: the environment variable that gets the free port")
       ->capture_default_str();
   cmd->callback([args, &exit_code] {
     if (!args->client.empty()) {
-      if (!args->server.empty() || !args->url.empty()) throw UsageError("--client cannot be combined with --server or --url");
-      exit_code = run_one(*args, Target{"client", args->client, {}, ""}, false);
+      if (!args->target.server.empty() || !args->target.url.empty()) throw UsageError("--client cannot be combined with --server or --url");
+      Target t;  // the CLI's own target
+      t.name = "client";
+      t.client = args->client;
+      exit_code = run_one(*args, t, false);
       return;
     }
-    if (!args->server.empty() || !args->url.empty()) {
-      exit_code = run_one(*args, Target{"server", args->server.empty() ? args->url : args->server, {}, ""}, false);
+    if (!args->target.server.empty() || !args->target.url.empty()) {
+      Target t;
+      t.name = "server";
+      t.server = args->target.server;  // empty for a running server reached by --url
+      exit_code = run_one(*args, t, false);
       return;
     }
     std::string file = args->targets_file.empty() ? home_dir() + "/scenarios/targets.json" : args->targets_file;
@@ -315,8 +314,15 @@ void add_run_command(CLI::App& app, int& exit_code) {
     std::cout << fmt::format("No --server given: testing the {} bundled target(s) listed in {}\n", targets.size(), file);
     int worst = 0;
     for (const auto& t : targets) {
-      std::cout << fmt::format("\n=== target {}: {}\n", t.name, t.server);
-      worst = std::max(worst, run_one(*args, t, targets.size() > 1));
+      std::cout << fmt::format("\n=== target {}: {}\n", t.name, t.client.empty() ? t.server : "client " + t.client);
+      RunArgs ta = *args;  // the target's own role and transport settings
+      ta.target.server = t.server;
+      ta.client = t.client;
+      if (!t.url.empty()) ta.target.url = t.url;
+      if (!t.transport.empty()) ta.target.transport = t.transport;
+      if (!t.port_env.empty()) ta.target.port_env = t.port_env;
+      ta.cooperative = ta.cooperative || t.cooperative;
+      worst = std::max(worst, run_one(ta, t, targets.size() > 1));
     }
     exit_code = worst;
   });

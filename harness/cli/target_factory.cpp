@@ -2,9 +2,12 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/cli/paths.hpp"
+#include "harness/transport/http/http_client_carrier.hpp"
 #include "harness/transport/http/legacy_sse_transport.hpp"
 #include "harness/transport/http/streamable_http_transport.hpp"
 #include "harness/transport/http/websocket_transport.hpp"
+#include "harness/transport/stdio_transport.hpp"
+#include "harness/transport/unix_socket_transport.hpp"
 
 #include <stdexcept>
 
@@ -12,11 +15,27 @@ namespace mcpspec::cli {
 
 namespace th = transport::http;
 
-bool wants_network_target(const std::string& url, const std::string& transport) {
-  return !url.empty() || (!transport.empty() && transport != "stdio");
+namespace {
+
+scenario::TargetSpec stdio_target(const TargetOptions& o) {
+  if (o.server.empty()) throw UsageError("no server command given (--server)");
+  scenario::TargetSpec t;
+  t.description = o.server;
+  t.transport = "stdio";
+  std::string cmd = absolutize_command(o.server);
+  t.make = [cmd, o](const std::string& workdir, const std::map<std::string, std::string>& env) {
+    transport::StdioOptions so;
+    so.spawn.command = cmd;
+    so.spawn.workdir = workdir;
+    so.spawn.env = env;
+    so.max_message_bytes = o.max_message_bytes;
+    so.stop_grace_ms = o.stop_grace_ms;
+    return std::unique_ptr<transport::Transport>(new transport::StdioTransport(so));
+  };
+  return t;
 }
 
-scenario::TargetSpec network_target(const NetworkTargetOptions& o) {
+scenario::TargetSpec network_target(const TargetOptions& o) {
   std::string kind = o.transport;
   th::Url url;
   if (!o.url.empty()) {
@@ -64,6 +83,55 @@ scenario::TargetSpec network_target(const NetworkTargetOptions& o) {
     return std::unique_ptr<transport::Transport>(new th::StreamableHttpTransport(opts));
   };
   return t;
+}
+
+}  // namespace
+
+scenario::TargetSpec server_target(const TargetOptions& o) {
+  bool network = !o.url.empty() || (!o.transport.empty() && o.transport != "stdio");
+  return network ? network_target(o) : stdio_target(o);
+}
+
+scenario::CarrierSpec client_carrier(const std::string& command, const std::string& transport,
+                                     const std::string& bridge_program, std::size_t max_message_bytes) {
+  scenario::CarrierSpec c;
+  c.description = command;
+  c.transport = transport.empty() ? "stdio" : transport;
+  try {
+    if (c.transport == "stdio") {
+      // Fail at once on a command that can never reach the harness, not once per scenario.
+      transport::expand_client_command(command, {bridge_program, "bridge", "/check"});
+      c.make = [command, bridge_program, max_message_bytes](const std::string& workdir,
+                                                            const std::map<std::string, std::string>& env) {
+        transport::UnixSocketClientOptions o;
+        o.command = command;
+        o.bridge_program = bridge_program;
+        o.spawn.workdir = workdir;
+        o.spawn.env = env;
+        o.max_message_bytes = max_message_bytes;
+        return std::unique_ptr<transport::ClientCarrier>(new transport::UnixSocketClientTransport(o));
+      };
+      return c;
+    }
+    if (c.transport != "http" && c.transport != "sse" && c.transport != "ws")
+      throw transport::TransportError("clients can be tested over --transport stdio, http, sse or ws, not " +
+                                      c.transport);
+    th::expand_url_command(command, "http://127.0.0.1:1/check");
+  } catch (const transport::TransportError& e) {
+    throw UsageError(std::string("--client: ") + e.what());
+  }
+  std::string kind = c.transport;
+  c.make = [command, kind, max_message_bytes](const std::string& workdir,
+                                              const std::map<std::string, std::string>& env) {
+    th::HttpClientOptions o;
+    o.command = command;
+    o.transport = kind;
+    o.spawn.workdir = workdir;
+    o.spawn.env = env;
+    o.server.max_message_bytes = max_message_bytes;
+    return std::unique_ptr<transport::ClientCarrier>(new th::HttpClientCarrier(o));
+  };
+  return c;
 }
 
 }  // namespace mcpspec::cli

@@ -1,9 +1,9 @@
 #pragma once
 // Runs one client-role scenario: the harness plays the MCP server, the target is a client started
-// through a ClientTarget (docs/testing-clients.md). Called by run_scenario when the run's role is
+// through a ClientCarrier (docs/testing-clients.md). Called by run_scenario when the run's role is
 // "client".
 #include "harness/scenario/model.hpp"
-#include "harness/scenario/result.hpp"
+#include "harness/results/result.hpp"
 #include "harness/scenario/runner.hpp"
 
 namespace mcpspec::scenario {

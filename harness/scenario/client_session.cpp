@@ -19,25 +19,6 @@ using protocol::Kind;
 namespace {
 
 
-// Which server capability a client request needs (dotted path into the server's capabilities),
-// with the requirement that names the rule most precisely.
-struct Needed {
-  std::string capability;
-  std::vector<std::string> requirements;
-};
-std::optional<Needed> capability_needed(const std::string& method, const std::string& version) {
-  auto starts = [&](const char* p) { return method.rfind(p, 0) == 0; };
-  if (method == "resources/subscribe" || method == "resources/unsubscribe")
-    return Needed{"resources.subscribe", {"RES-04", "LC-15"}};
-  if (starts("tools/")) return Needed{"tools", {"LC-15"}};
-  if (starts("resources/")) return Needed{"resources", {"LC-15"}};
-  if (starts("prompts/")) return Needed{"prompts", {"LC-15"}};
-  if (method == "logging/setLevel") return Needed{"logging", {"LC-15"}};
-  // 2024-11-05 had no completions capability: completion/complete was always allowed there.
-  if (method == "completion/complete" && version != "2024-11-05") return Needed{"completions", {"LC-15"}};
-  return std::nullopt;
-}
-
 std::optional<json> progress_token_of(const json& msg) {
   if (!msg.contains("params") || !msg["params"].is_object()) return std::nullopt;
   const auto& p = msg["params"];
@@ -49,11 +30,7 @@ std::optional<json> progress_token_of(const json& msg) {
 
 ClientSession::ClientSession(const Scenario& scenario, SessionConfig config, ScenarioResult& result,
                              Clock::time_point started)
-    : scenario_(scenario), config_(std::move(config)), result_(result), started_(started) {}
-
-ClientSession::~ClientSession() {
-  if (target_) target_->stop();
-}
+    : Conversation(scenario, std::move(config), result, started, protocol::Sender::Client) {}
 
 const std::string& ClientSession::validation_version() const {
   if (!negotiated_.empty()) return negotiated_;
@@ -61,50 +38,15 @@ const std::string& ClientSession::validation_version() const {
   return config_.proposed_version;
 }
 
-void ClientSession::log(WireEntry::Dir dir, const std::string& text) {
-  if (result_.wire.size() >= config_.max_wire_entries) {
-    if (!wire_truncated_) {
-      wire_truncated_ = true;
-      result_.wire.push_back({ms_since(started_), WireEntry::Dir::Event, "wire log truncated: too many entries"});
-    }
-    return;
-  }
-  std::string t = text.size() > config_.max_wire_text
-                      ? text.substr(0, config_.max_wire_text) + fmt::format(" [... {} bytes in all]", text.size())
-                      : text;
-  result_.wire.push_back({ms_since(started_), dir, std::move(t)});
-}
-
-void ClientSession::event(const std::string& text) { log(WireEntry::Dir::Event, text); }
-
-void ClientSession::add_finding(Finding f) {
-  if (result_.findings.size() >= config_.max_findings) return;
-  result_.findings.push_back(std::move(f));
-}
-
-void ClientSession::monitor_finding(const std::string& monitor, std::vector<std::string> reqs,
-                                    const std::string& message, const std::string& received) {
-  if (!scenario_.monitor_on(monitor)) return;
-  if (!reported_.insert(monitor + "|" + message).second) return;
-  Level level = Level::Info;
-  for (const auto& r : reqs) {
-    Level l = config_.catalog ? config_.catalog->level_of(validation_version(), r) : Level::Must;
-    if (static_cast<int>(l) < static_cast<int>(level)) level = l;
-  }
-  add_finding({std::move(reqs), level, "[" + monitor + "] " + message, -1, "", received, ""});
-}
-
-void ClientSession::attach(std::unique_ptr<ClientTarget> t) {
-  target_ = std::move(t);
-  target_->start();
-  event(target_->describe());
+void ClientSession::attach(std::unique_ptr<transport::ClientCarrier> t) {
+  target_ = t.get();
+  adopt(std::move(t));
 }
 
 json ClientSession::next_request_id() {
-  // Server-side ids are strings, so they can never be confused with the client's own numbering.
   for (;;) {
     json id = "mcpspec-" + std::to_string(next_id_++);
-    if (!used_ids_.count(protocol::id_key(id))) return id;
+    if (!used_ids().count(protocol::id_key(id))) return id;
   }
 }
 
@@ -123,26 +65,13 @@ void ClientSession::note_outbound_response(const protocol::Classified& c, const 
   declared_ = r.is_object() && r.contains("capabilities") ? r["capabilities"] : json::object();
 }
 
-void ClientSession::send(const json& message, bool deliberately_invalid, Deadline deadline) {
-  auto c = protocol::classify(message);
-  if (!deliberately_invalid) {
-    if (!c.problems.empty())
-      throw ScenarioBug("the scenario sends an invalid message (" + c.problems.front() +
-                        "); mark the step \"invalid\": true if that is deliberate: " + compact(message));
-    if (scenario_.validate == "full" && config_.schemas) {
-      std::string answered;
-      if (c.id && (c.kind == Kind::Result || c.kind == Kind::Error)) {
-        auto it = client_requests_.find(protocol::id_key(*c.id));
-        if (it != client_requests_.end()) answered = it->second.method;
-      }
-      auto v = config_.schemas->validate(message, validation_version(), protocol::Sender::Server, answered);
-      if (!v.valid) {
-        std::string why = v.issues.empty() ? "" : v.issues.front().pointer + ": " + v.issues.front().message;
-        throw ScenarioBug("the scenario sends a message that is not valid " + validation_version() + " (" + why +
-                          "); mark the step \"invalid\": true if that is deliberate: " + compact(message));
-      }
-    }
-  }
+std::string ClientSession::method_answered_by_us(const protocol::Classified& c) const {
+  if (!c.id || (c.kind != Kind::Result && c.kind != Kind::Error)) return "";
+  auto it = client_requests_.find(protocol::id_key(*c.id));
+  return it == client_requests_.end() ? "" : it->second.method;
+}
+
+void ClientSession::note_outbound(const protocol::Classified& c, const json& message, bool /*deliberately_invalid*/) {
   if (c.kind == Kind::Request && c.id) {
     OurRequest o{c.method, false, std::nullopt};
     if (auto tk = progress_token_of(message)) {
@@ -150,27 +79,14 @@ void ClientSession::send(const json& message, bool deliberately_invalid, Deadlin
       progress_from_client_[*o.progress_token] = std::nullopt;
     }
     our_requests_[protocol::id_key(*c.id)] = o;
-    used_ids_.insert(protocol::id_key(*c.id));
+    used_ids().insert(protocol::id_key(*c.id));
   }
   if (c.kind == Kind::Result || c.kind == Kind::Error) {
     // Whatever the client sent before this response must be judged as sent before it (the lifecycle
     // monitor cares about order): read what has already arrived first, without waiting.
-    for (int i = 0; i < 1000 && pump_once(Deadline::after_ms(1)); ++i) {
-    }
+    drain(1000);
     note_outbound_response(c, message);
   }
-  std::string text = compact(message);
-  log(WireEntry::Dir::Out, text);
-  last_send_seq_ = seq_;
-  if (!target_) throw transport::TransportError("no client");
-  target_->send(text, deadline);
-}
-
-void ClientSession::send_raw(const std::string& bytes, Deadline deadline) {
-  log(WireEntry::Dir::Out, bytes);
-  last_send_seq_ = seq_;
-  if (!target_) throw transport::TransportError("no client");
-  target_->send_raw(bytes, deadline);
 }
 
 void ClientSession::on_new_connection() {
@@ -185,87 +101,37 @@ void ClientSession::on_new_connection() {
     first_request_seen_ = init_answered_ = initialized_seen_ = false;
     init_id_key_.clear();
     negotiated_.clear();
+    client_caps_ = nullptr;
     declared_ = nullptr;
   } else {
     event("the client started the server (connected to the bridge)");
   }
 }
 
-bool ClientSession::pump_once(Deadline deadline) {
-  if (!target_) return false;
-  auto e = target_->receive(deadline);
-  if (target_->connections() != seen_connections_) on_new_connection();
-  using T = transport::Event::Type;
-  switch (e.type) {
-    case T::Timeout: return false;
-    case T::Settled: return true;  // a wake-up only (the server-side transports never narrow)
-    case T::Frame: on_frame(e.text); return true;
-    case T::Rejected: return true;  // client-side transports refuse nothing of ours
-    case T::Stderr:
-      if (e.text.rfind("bridge[", 0) == 0) last_bridge_note_ = e.text;
-      log(WireEntry::Dir::Stderr, e.text);
-      return true;
-    case T::Oversize:
-      event(e.text);
-      monitor_finding("framing", {"STDIO-04"}, e.text);
-      return true;
-    case T::Closed:
-      event(e.text);
-      disconnected_ = true;
-      return true;
-    case T::Exited:
-      event("client ended: " + e.text);
-      exit_ = e.status;
-      return true;
-  }
-  return false;
+void ClientSession::before_event() {
+  if (target_ && target_->connections() != seen_connections_) on_new_connection();
 }
 
-void ClientSession::on_frame(const std::string& text) {
-  heard_ = true;
-  log(WireEntry::Dir::In, text);
-  auto read = protocol::read_peer_json(text);
-  if (read.status == protocol::PeerJson::Status::NotJson) {
-    std::string trimmed = text;
-    trimmed.erase(0, trimmed.find_first_not_of(" \t\r"));
-    if (trimmed.empty())
-      monitor_finding("framing", {"STDIO-02"}, "an empty line on the server's stdin (messages are one per line)", text);
-    else
-      monitor_finding("framing", {"STDIO-04", "STDIO-02"},
-                      "the client wrote a line to the server's stdin that is not a JSON-RPC message", text);
-    return;
-  }
-  if (read.status != protocol::PeerJson::Status::Ok) {
-    // Too deep to handle safely, or a number beyond a double: noted, not judged (as for servers).
-    event("a message could not be read: " + read.detail);
-    return;
-  }
-  on_message(std::move(read.value));
+void ClientSession::on_stderr(const std::string& text) {
+  if (text.rfind("bridge[", 0) == 0) last_bridge_note_ = text;
+  log(WireEntry::Dir::Stderr, text);
 }
 
-void ClientSession::on_message(json msg) {
-  auto c = protocol::classify(msg);
-  for (const auto& p : c.problems) {
-    if (scenario_.validate != "off") monitor_finding("envelope", protocol::envelope_requirements(p), p, compact(msg));
-  }
-  std::string answered_method;
-  if (c.kind == Kind::Result || c.kind == Kind::Error) monitor_response(msg, c, answered_method);
-  else if (c.kind == Kind::Notification) monitor_notification(msg, c);
-  else if (c.kind == Kind::Request) monitor_request(msg, c);
-  if (c.kind != Kind::Batch && c.kind != Kind::Invalid && scenario_.validate == "full" && config_.schemas) {
-    auto v = config_.schemas->validate(msg, validation_version(), protocol::Sender::Client, answered_method);
-    if (auto line = unchecked_.note(v.unchecked)) event(*line);
-    if (!v.valid) {
-      std::string what = "not a valid " + validation_version() + " client message";
-      if (!v.definition.empty()) what += " (" + v.definition + ")";
-      for (std::size_t i = 0; i < v.issues.size() && i < 3; ++i)
-        what += (i == 0 ? ": " : "; ") + (v.issues[i].pointer.empty() ? std::string("/") : v.issues[i].pointer) + " " +
-                v.issues[i].message;
-      monitor_finding("schema", {"MCPSPEC-SCHEMA"}, what, compact(msg));
-    }
-  }
-  inbox_.push_back(InboundMessage{std::move(msg), std::move(c), ++seq_, ms_since(started_)});
-  if (inbox_.size() > config_.max_inbox) inbox_.pop_front();
+void ClientSession::on_closed(const std::string& text) {
+  event(text);
+  disconnected_ = true;
+}
+
+void ClientSession::on_exited(const std::string& text) { event("client ended: " + text); }
+
+void ClientSession::framing_finding(const std::string& text) {
+  std::string trimmed = text;
+  trimmed.erase(0, trimmed.find_first_not_of(" \t\r"));
+  if (trimmed.empty())
+    monitor_finding("framing", {"STDIO-02"}, "an empty line on the server's stdin (messages are one per line)", text);
+  else
+    monitor_finding("framing", {"STDIO-04", "STDIO-02"},
+                    "the client wrote a line to the server's stdin that is not a JSON-RPC message", text);
 }
 
 void ClientSession::monitor_request(const json& msg, const protocol::Classified& c) {
@@ -286,7 +152,7 @@ void ClientSession::monitor_request(const json& msg, const protocol::Classified&
       std::string v = p["protocolVersion"];
       if (config_.schemas && config_.schemas->has_version(v)) proposed_ = v;
     }
-    if (p.is_object() && p.contains("capabilities")) client_caps_ = p["capabilities"];
+    client_caps_ = p.is_object() && p.contains("capabilities") ? p["capabilities"] : json::object();
   } else if (c.method != "ping") {
     if (!init_answered_)
       monitor_finding("lifecycle", {"LC-05", "LC-01"},
@@ -295,12 +161,7 @@ void ClientSession::monitor_request(const json& msg, const protocol::Classified&
     else if (!initialized_seen_)
       monitor_finding("lifecycle", {"LC-04"},
                       "the client sent " + c.method + " before its notifications/initialized", compact(msg));
-    if (init_answered_)
-      if (auto need = capability_needed(c.method, validation_version()); need && !capability_declared(declared_, need->capability))
-        monitor_finding("capabilities", need->requirements,
-                        "the client sent " + c.method + " although the server did not declare the " +
-                            need->capability + " capability",
-                        compact(msg));
+    check_capability(msg, c, declared_, client_caps_);
   }
   ClientRequest r{c.method, std::nullopt, false};
   if (auto tk = progress_token_of(msg)) {
@@ -319,6 +180,7 @@ void ClientSession::monitor_request(const json& msg, const protocol::Classified&
 }
 
 void ClientSession::monitor_notification(const json& msg, const protocol::Classified& c) {
+  check_capability(msg, c, declared_, client_caps_);
   const json empty = json::object();
   const json& params = msg.contains("params") && msg["params"].is_object() ? msg["params"] : empty;
   if (c.method == "notifications/initialized") {
@@ -378,58 +240,12 @@ void ClientSession::monitor_response(const json& msg, const protocol::Classified
   it->second.answered = true;
 }
 
-std::optional<InboundMessage> ClientSession::take(const std::function<bool(const InboundMessage&)>& select,
-                                                  Deadline deadline) {
-  for (;;) {
-    for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
-      if (select(*it)) {
-        InboundMessage m = std::move(*it);
-        inbox_.erase(it);
-        return m;
-      }
-    }
-    if (exit_) return std::nullopt;  // nothing more can come from a client that has ended
-    if (deadline.passed()) return std::nullopt;
-    pump_once(deadline);
-  }
-}
-
-void ClientSession::wait_until(Deadline deadline) {
-  while (!deadline.passed()) {
-    if (exit_) {
-      struct timespec ts{0, 5'000'000};
-      nanosleep(&ts, nullptr);
-      continue;
-    }
-    pump_once(deadline);
-  }
-  for (int i = 0; i < 10000 && pump_once(Deadline::after_ms(1)); ++i) {
-  }
-}
-
-void ClientSession::consume(std::size_t seq) {
-  inbox_.erase(std::remove_if(inbox_.begin(), inbox_.end(), [&](const InboundMessage& m) { return m.seq == seq; }),
-               inbox_.end());
-}
-
 bool ClientSession::wait_disconnect(Deadline deadline) {
   while (!disconnected_ && !deadline.passed()) {
     pump_once(deadline);
     if (exit_ && !target_->connected()) break;
   }
   return disconnected_ || (exit_ && !target_->connected());
-}
-
-std::optional<transport::ExitStatus> ClientSession::wait_exit(Deadline deadline) {
-  while (!exit_) {
-    if (!pump_once(deadline) && deadline.passed()) break;
-    if (!exit_ && target_)
-      if (auto st = target_->exit_status()) {
-        exit_ = st;
-        event("client ended: " + st->text());
-      }
-  }
-  return exit_;
 }
 
 }  // namespace mcpspec::scenario

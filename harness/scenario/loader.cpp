@@ -2,8 +2,8 @@
 #include "harness/util/json_pointer.hpp"
 
 #include "harness/protocol/peer_json.hpp"
-#include "harness/scenario/client_steps.hpp"
 #include "harness/scenario/matcher.hpp"
+#include "harness/scenario/step_table.hpp"
 #include "harness/util/json_schema.hpp"
 #include "harness/util/resources.hpp"
 
@@ -51,49 +51,9 @@ std::vector<JsonSchemaIssue> scenario_schema_issues(const nlohmann::json& doc) {
   }
 }
 
-const std::vector<std::string> kActions = {
-    "send", "send_raw", "request", "notify", "expect", "expect_unordered", "expect_silence_ms", "expect_no",
-    "collect", "check", "sleep_ms", "await_answers_ms", "list", "foreach", "close_stdin", "expect_exit", "signal", "kill", "restart",
-    "run", "file", "http", "reply", "crash", "close", "expect_disconnect", "expect_client_exit"};
-
-// Which modifiers each action accepts besides the common ones; catches typos like "for_ms" on expect.
-const std::map<std::string, std::set<std::string>> kActionModifiers = {
-    {"send", {"invalid"}},
-    {"send_raw", {"newline"}},
-    {"request", {"expect", "capture", "invalid", "within_ms"}},
-    {"notify", {"invalid"}},
-    {"expect", {"capture", "within_ms", "not_before_ms"}},
-    {"expect_unordered", {"capture", "within_ms"}},
-    {"expect_silence_ms", {"allow_notifications"}},
-    {"expect_no", {"for_ms"}},
-    {"collect", {"as"}},
-    {"check", {"matches", "within_ms"}},  // within_ms: client role (client_steps.cpp)
-    {"sleep_ms", {}},
-    {"await_answers_ms", {}},
-    {"list", {"as", "within_ms"}},
-    {"foreach", {"as", "where", "limit", "callable", "steps"}},
-    {"close_stdin", {}},
-    {"expect_exit", {"within_ms"}},
-    {"signal", {}},
-    {"kill", {}},
-    {"restart", {"within_ms"}},
-    {"run", {"expect_code", "within_ms"}},
-    {"file", {"exists", "text", "json"}},
-    {"reply", {"to", "delay_ms", "invalid"}},  // client role: client_steps.hpp
-    {"crash", {}},
-    {"close", {}},
-    {"expect_disconnect", {"within_ms"}},
-    {"expect_client_exit", {"within_ms", "allow_running"}},
-    {"http", {"expect", "capture", "end_if", "within_ms"}},  // http_steps.hpp
-};
-const std::set<std::string> kCommonModifiers = {"requirements", "level", "note", "if", "label"};
-
-// Required companions of some actions.
-const std::map<std::string, std::vector<std::string>> kActionRequires = {
-    {"collect", {"as"}}, {"check", {"matches"}}, {"list", {"as"}}, {"foreach", {"as", "steps"}},
-    {"expect_no", {"for_ms"}}};
-
-void check_steps(const nlohmann::json& steps, const std::string& base, const std::string& file,
+// Checks steps against the step table: exactly one action, of this scenario's role, with only the
+// modifiers it accepts and the companions it needs; matchers and conditions parse.
+void check_steps(const nlohmann::json& steps, const std::string& role, const std::string& base, const std::string& file,
                  std::vector<LoadError>& errors) {
   if (!steps.is_array()) return;  // the schema has said so already
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -103,31 +63,38 @@ void check_steps(const nlohmann::json& steps, const std::string& base, const std
       errors.push_back({file, ptr, "a step must be an object"});
       continue;
     }
-    std::vector<std::string> found;
-    for (const auto& a : kActions)
-      if (step.contains(a)) found.push_back(a);
-    // "expect" is also the modifier that matches a request's response.
-    if ((step.contains("request") || step.contains("http")) && step.contains("expect"))
-      found.erase(std::find(found.begin(), found.end(), "expect"));
+    auto found = actions_of(step);
     if (found.size() != 1) {
       std::string known;
-      for (const auto& a : kActions) known += (known.empty() ? "" : ", ") + a;
+      for (const auto& a : step_actions()) known += (known.empty() ? "" : ", ") + std::string(a.name);
       errors.push_back({file, ptr,
                         found.empty() ? "the step has no action (one of: " + known + ")"
-                                      : "the step has " + std::to_string(found.size()) + " actions (" + found[0] +
-                                            ", " + found[1] + "); split it into separate steps"});
+                                      : "the step has " + std::to_string(found.size()) + " actions (" +
+                                            std::string(found[0]->name) + ", " + std::string(found[1]->name) +
+                                            "); split it into separate steps"});
       continue;
     }
-    const std::string& action = found[0];
-    const auto& allowed = kActionModifiers.at(action);
+    const StepAction& act = *found[0];
+    const std::string action(act.name);
+    if (!allowed_in(act, role))
+      errors.push_back({file, ptr, "\"" + action + "\" is a " + (role == "client" ? "server" : "client") +
+                                       "-role step; this scenario has role \"" + role + "\""});
+    // Only a client-role run refreshes variables (http_requests) while a check waits.
+    if (action == "check" && step.contains("within_ms") && role != "client")
+      errors.push_back({file, ptr + "/within_ms",
+                        "\"within_ms\" on a check waits for ${http_requests} to change, which only a client-role "
+                        "scenario has"});
+    auto listed = [](const std::vector<std::string_view>& names, const std::string& key) {
+      return std::find(names.begin(), names.end(), key) != names.end();
+    };
     for (const auto& [key, value] : step.items()) {
       (void)value;
-      if (key == action || allowed.count(key) || kCommonModifiers.count(key)) continue;
+      if (key == action || listed(act.modifiers, key) || listed(common_step_modifiers(), key)) continue;
       errors.push_back({file, pointer_child(ptr, key), "\"" + key + "\" does not apply to a \"" + action + "\" step"});
     }
-    if (auto it = kActionRequires.find(action); it != kActionRequires.end())
-      for (const auto& need : it->second)
-        if (!step.contains(need)) errors.push_back({file, ptr, "a \"" + action + "\" step needs \"" + need + "\""});
+    for (const auto& need : act.required)
+      if (!step.contains(std::string(need)))
+        errors.push_back({file, ptr, "a \"" + action + "\" step needs \"" + std::string(need) + "\""});
     for (const auto& mp : matcher_pointers(step)) {
       nlohmann::json::json_pointer jp(mp);
       if (!step.contains(jp)) continue;
@@ -148,7 +115,7 @@ void check_steps(const nlohmann::json& steps, const std::string& base, const std
       // Found by fuzz/targets/scenario_loader_fuzz.cpp: {"foreach": ""} with no "steps" read a
       // member that is not there.
       if (step.contains("steps") && step["steps"].is_array())
-        check_steps(step["steps"], ptr + "/steps", file, errors);
+        check_steps(step["steps"], role, ptr + "/steps", file, errors);
       else
         errors.push_back({file, ptr + "/steps", "foreach needs \"steps\": the array of steps run for each item"});
     }
@@ -213,8 +180,7 @@ nlohmann::json load_fixture(const Scenario& s, std::vector<LoadError>& errors) {
                             {"requirements", {"fixture"}}, {"level", "MUST"}, {"steps", (*doc)["steps"]}};
   std::size_t before = errors.size();
   for (auto& issue : scenario_schema_issues(wrapper)) errors.push_back({*path, issue.pointer, issue.message});
-  if (errors.size() == before) check_steps((*doc)["steps"], "/steps", *path, errors);
-  if (errors.size() == before) check_role_actions(s.role, (*doc)["steps"], "/steps", *path, errors);
+  if (errors.size() == before) check_steps((*doc)["steps"], s.role, "/steps", *path, errors);
   return errors.size() == before ? (*doc)["steps"] : nlohmann::json::array();
 }
 
@@ -270,8 +236,7 @@ void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutc
   if (doc.contains("client_context")) s.client_context = doc["client_context"];
   if (doc.contains("declare")) s.declare = doc["declare"];
   if (doc.contains("transport_options")) s.transport_options = doc["transport_options"];
-  check_steps(s.steps, "/steps", file, out.errors);
-  check_role_actions(s.role, s.steps, "/steps", file, out.errors);
+  check_steps(s.steps, s.role, "/steps", file, out.errors);
   if (s.fixture != "none") s.fixture_steps = load_fixture(s, out.errors);
   if (out.errors.size() == before) out.scenarios.push_back(std::move(s));
 }

@@ -2,7 +2,7 @@
 // A scenario as loaded: top-level settings parsed into fields, steps kept as (validated) JSON and
 // interpreted by the runner.
 #include "harness/protocol/versions.hpp"
-#include "harness/scenario/result.hpp"
+#include "harness/results/result.hpp"
 
 #include <nlohmann/json.hpp>
 

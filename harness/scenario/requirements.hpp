@@ -1,7 +1,7 @@
 #pragma once
 // The requirement catalog (scenarios/requirements/<version>.json, embedded in the binary): level,
 // summary and spec section of every requirement id, per protocol version.
-#include "harness/scenario/result.hpp"
+#include "harness/results/result.hpp"
 
 #include <optional>
 #include <string>

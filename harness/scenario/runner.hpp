@@ -1,7 +1,8 @@
 #pragma once
 // Runs one scenario against one target and produces its (pre-baseline) result.
 #include "harness/scenario/model.hpp"
-#include "harness/scenario/result.hpp"
+#include "harness/results/result.hpp"
+#include "harness/transport/client_carrier.hpp"
 #include "harness/transport/transport.hpp"
 #include "harness/util/clock.hpp"
 
@@ -18,8 +19,8 @@ namespace mcpspec::scenario {
 
 class RequirementCatalog;
 
-// How to reach the target. The factory gets the working directory and extra environment of the
-// scenario, so every scenario gets its own fresh process.
+// How to reach a server under test. The factory gets the working directory and extra environment
+// of the scenario, so every scenario gets its own fresh process. Made by cli/target_factory.hpp.
 struct TargetSpec {
   std::string description;  // for reports: the command or URL as the user gave it
   std::string transport = "stdio";
@@ -28,8 +29,18 @@ struct TargetSpec {
       make;
 };
 
+// How to reach a client under test: a carrier started once per scenario (the client with it).
+struct CarrierSpec {
+  std::string description;  // the client command as the user gave it
+  std::string transport = "stdio";
+  std::function<std::unique_ptr<transport::ClientCarrier>(const std::string& workdir,
+                                                          const std::map<std::string, std::string>& env)>
+      make;
+};
+
 struct RunConfig {
-  TargetSpec target;
+  TargetSpec target;                   // role "server": the server under test
+  CarrierSpec carrier;                 // role "client": the client under test
   std::string proposed_version;
   int timeout_ms = 5000;               // default wait of one step
   int scenario_timeout_ms = 120000;    // bound on one whole scenario
@@ -40,6 +51,9 @@ struct RunConfig {
   Deadline run_deadline = Deadline::never();
   std::string role = "server";         // the target's role: "client" runs client-role scenarios (client_runner.hpp)
   bool cooperative_client = false;     // the client follows the driver protocol (scenarios tagged "cooperative" run)
+
+  // The transport of the target under test, whichever role it plays ("stdio", "http", ...).
+  const std::string& transport() const { return role == "client" ? carrier.transport : target.transport; }
 };
 
 ScenarioResult run_scenario(const Scenario& scenario, const RunConfig& config);

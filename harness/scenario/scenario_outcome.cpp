@@ -20,15 +20,6 @@ Deadline scenario_deadline(const Scenario& s, const RunConfig& cfg) {
   return Deadline::after_ms(bound).earliest(cfg.run_deadline);
 }
 
-Verdict verdict_from(const std::vector<Finding>& findings) {
-  bool should = false;
-  for (const auto& f : findings) {
-    if (f.level == Level::Must) return Verdict::Fail;
-    if (f.level == Level::Should) should = true;
-  }
-  return should ? Verdict::Warn : Verdict::Pass;
-}
-
 ScenarioResult run_with_outcome(const Scenario& s, const RunConfig& cfg, const RoleWording& wording,
                                 const std::optional<std::string>& extra_skip,
                                 const std::function<ExecutionEnd(ScenarioResult&)>& execute) {
@@ -39,7 +30,7 @@ ScenarioResult run_with_outcome(const Scenario& s, const RunConfig& cfg, const R
   r.area = s.area;
   r.protocol = cfg.proposed_version;
   r.role = wording.result_role;
-  r.transport = cfg.target.transport;
+  r.transport = cfg.transport();
   r.requirements = s.requirements;
   r.level = s.level;
   r.tags = s.tags;
@@ -58,8 +49,8 @@ ScenarioResult run_with_outcome(const Scenario& s, const RunConfig& cfg, const R
     return finish(Verdict::Skip, "applies to protocol " + s.protocol.text() + ", this run " + wording.version_verb + " " +
                                      cfg.proposed_version);
   if (!s.transports.empty() &&
-      std::find(s.transports.begin(), s.transports.end(), cfg.target.transport) == s.transports.end())
-    return finish(Verdict::Skip, "needs transport " + s.transports.front() + ", this run uses " + cfg.target.transport);
+      std::find(s.transports.begin(), s.transports.end(), cfg.transport()) == s.transports.end())
+    return finish(Verdict::Skip, "needs transport " + s.transports.front() + ", this run uses " + cfg.transport());
   if (extra_skip) return finish(Verdict::Skip, *extra_skip);
   if (cfg.run_deadline.passed()) return finish(Verdict::Error, "the run's --deadline passed before this scenario started");
   ExecutionEnd end;

@@ -4,7 +4,7 @@
 // its findings give. The server runner (runner.cpp) and the client runner (client_runner.cpp)
 // differ only in the execution they pass in.
 #include "harness/scenario/model.hpp"
-#include "harness/scenario/result.hpp"
+#include "harness/results/result.hpp"
 #include "harness/scenario/runner.hpp"
 
 #include <functional>
@@ -33,9 +33,6 @@ struct ExecutionEnd {
 // more, so a scenario that lets each of ten tool calls take 30 s can finish. Never past the run's
 // own deadline.
 Deadline scenario_deadline(const Scenario& s, const RunConfig& cfg);
-
-// FAIL on any MUST finding, WARN on any SHOULD finding, PASS otherwise.
-Verdict verdict_from(const std::vector<Finding>& findings);
 
 // Fills the result header, checks the role/protocol/transport preconditions and `extra_skip` (a
 // reason to SKIP decided by the caller, checked after the transport), then runs `execute` and

@@ -73,7 +73,7 @@ long long step_ms(const nlohmann::json& step, const char* key);
 
 // True when a matcher can only select responses: an object with "result" or "error", or with
 // "method": {"$absent": true}, and no other "method". Such a wait may end as soon as the transport
-// proves no answer can still arrive (Awaiting::Answers in session.hpp).
+// proves no answer can still arrive (Awaiting::Answers in conversation.hpp).
 bool selects_only_responses(const nlohmann::json& matcher);
 
 // "TERM", "KILL", ... as a signal number; SIGTERM for a name not listed.

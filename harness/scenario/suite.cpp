@@ -1,7 +1,8 @@
 #include "harness/scenario/suite.hpp"
 
-#include "harness/scenario/baseline.hpp"
+#include "harness/results/baseline.hpp"
 #include "harness/scenario/step_support.hpp"
+#include "harness/scenario/step_table.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -18,10 +19,7 @@ namespace {
 // trailing after it.
 long long declared_wait_ms(const Scenario& s) {
   long long total = 0;
-  auto add = [&](const nlohmann::json& step) {
-    for (const char* key : {"expect_silence_ms", "for_ms", "sleep_ms", "await_answers_ms"}) total += step_ms(step, key);
-    if (step.contains("http") && step["http"].is_object()) total += step_ms(step["http"], "read_ms");
-  };
+  auto add = [&](const nlohmann::json& step) { total += declared_wait_ms_of(step); };
   for_each_step(s.fixture_steps, add);
   for_each_step(s.steps, add);
   return total;
@@ -72,23 +70,6 @@ std::vector<ScenarioResult> run_suite(const std::vector<Scenario>& scenarios, co
   worker();
   for (auto& t : threads) t.join();
   return results;
-}
-
-RunSummary summarize(const std::vector<ScenarioResult>& results, bool strict) {
-  RunSummary s;
-  s.strict = strict;
-  for (const auto& r : results) {
-    switch (r.verdict) {
-      case Verdict::Pass: ++s.pass; break;
-      case Verdict::Fail: ++s.fail; break;
-      case Verdict::Warn: ++s.warn; break;
-      case Verdict::Skip: ++s.skip; break;
-      case Verdict::XFail: ++s.xfail; break;
-      case Verdict::XPass: ++s.xpass; break;
-      case Verdict::Error: ++s.error; break;
-    }
-  }
-  return s;
 }
 
 }  // namespace mcpspec::scenario

@@ -2,7 +2,7 @@
 // Runs many scenarios (each once per proposed protocol version) with bounded parallelism, applies
 // the baseline, and hands every finished result to a callback as it completes.
 #include "harness/scenario/model.hpp"
-#include "harness/scenario/result.hpp"
+#include "harness/results/result.hpp"
 #include "harness/scenario/runner.hpp"
 
 #include <functional>
@@ -26,6 +26,5 @@ struct SuiteOptions {
 
 std::vector<ScenarioResult> run_suite(const std::vector<Scenario>& scenarios, const SuiteOptions& options);
 
-RunSummary summarize(const std::vector<ScenarioResult>& results, bool strict);
 
 }  // namespace mcpspec::scenario

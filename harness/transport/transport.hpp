@@ -3,6 +3,8 @@
 // stdio is the first implementation; HTTP and WebSocket transports implement the same interface.
 #include "harness/util/clock.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -79,6 +81,9 @@ class Transport {
   virtual void stop() = 0;
   // A line for the wire log describing what was started ("spawned pid 123 in /tmp/x").
   virtual std::string describe() const = 0;
+  // The scenario's "transport_options", before start(); a transport without options ignores them
+  // (docs/scenario-format.md lists which transport reads which).
+  virtual void configure(const nlohmann::json& /*options*/) {}
   // See Reach. A transport that narrows it pushes a Settled event, so a waiting receive() wakes up.
   // Messages that arrived before the narrowing are already queued when this says so.
   virtual Reach reach() const { return Reach::Anything; }

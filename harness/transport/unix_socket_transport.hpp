@@ -2,7 +2,7 @@
 // Client-role carrier for stdio clients: the harness listens on a Unix socket, starts the client
 // command with {server} replaced by `mcpspec bridge SOCKET`, and talks to whatever connects. The
 // client's own stdout/stderr and the bridge's log become Stderr events for the wire log.
-#include "harness/scenario/client_target.hpp"
+#include "harness/transport/client_carrier.hpp"
 #include "harness/transport/child_process.hpp"
 #include "harness/transport/line_framer.hpp"
 #include "harness/transport/unix_socket_listener.hpp"
@@ -29,7 +29,7 @@ struct UnixSocketClientOptions {
 // never reach the harness).
 std::string expand_client_command(const std::string& command, const std::vector<std::string>& server_argv);
 
-class UnixSocketClientTransport : public scenario::ClientTarget {
+class UnixSocketClientTransport : public transport::ClientCarrier {
  public:
   explicit UnixSocketClientTransport(UnixSocketClientOptions options);
   ~UnixSocketClientTransport() override;

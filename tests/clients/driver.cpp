@@ -178,6 +178,10 @@ int Driver::run() {
   if (fault_ != Fault::no_initialized)
     send({{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}});
   initialized_ = true;
+  // The fault: announce a roots change the client never said it would announce.
+  if (fault_ == Fault::roots_list_changed_undeclared && !(declared_.contains("roots") && declared_["roots"].is_object() &&
+                                                          declared_["roots"].value("listChanged", false)))
+    send({{"jsonrpc", "2.0"}, {"method", "notifications/roots/list_changed"}});
   for (const auto& a : ctx_.value("actions", json::array())) {
     if (!run_action(a)) return shut_down();
     if (server_.stdout_closed()) break;

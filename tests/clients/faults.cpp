@@ -18,6 +18,7 @@ const std::pair<const char*, Fault> kFaults[] = {
     {"reused-progress-token", Fault::reused_progress_token},
     {"kill-without-closing-stdin", Fault::kill_without_closing_stdin},
     {"accept-unsupported-version", Fault::accept_unsupported_version},
+    {"roots-list-changed-undeclared", Fault::roots_list_changed_undeclared},
 };
 }  // namespace
 

@@ -20,6 +20,7 @@ enum class Fault {
   reused_progress_token,         // every progress token is the same value
   kill_without_closing_stdin,    // stops the server with SIGTERM instead of closing its stdin
   accept_unsupported_version,    // carries on when the server answers a version it does not know
+  roots_list_changed_undeclared, // sends notifications/roots/list_changed without declaring roots.listChanged
 };
 
 Fault parse_fault(const std::string& name);  // throws std::invalid_argument for an unknown name

@@ -1,6 +1,6 @@
 // The client-role carrier: placeholder expansion, and the Unix socket + `mcpspec bridge` path
 // against tiny shell "clients" that pipe a fixed line into the bridge. Every wait is bounded.
-#include "harness/scenario/client_steps.hpp"
+#include "harness/scenario/loader.hpp"
 #include "harness/transport/unix_socket_transport.hpp"
 
 #include <catch2/catch.hpp>
@@ -101,23 +101,29 @@ TEST_CASE("crash kills the process the client started", "[client][transport]") {
   t.stop();
 }
 
+namespace {
+
+// The loader's errors for `steps` in a scenario of `role` (no fixture).
+std::vector<scenario::LoadError> role_errors(const std::string& role, const std::string& steps) {
+  nlohmann::json doc = {{"id", "t/roles"}, {"title", "t"}, {"role", role}, {"requirements", {"X-1"}},
+                        {"level", "MUST"}, {"fixture", "none"}, {"steps", nlohmann::json::parse(steps)}};
+  return scenario::load_scenario_text(doc.dump(), "f.json").errors;
+}
+
+}  // namespace
+
 TEST_CASE("client-only and server-only steps are reported in the wrong role", "[client][loader]") {
-  std::vector<scenario::LoadError> errors;
-  scenario::check_role_actions("server", nlohmann::json::parse(R"([{"reply": {"result": {}}}])"), "/steps", "f.json", errors);
+  auto errors = role_errors("server", R"([{"reply": {"result": {}}}])");
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].pointer == "/steps/0");
-  errors.clear();
-  scenario::check_role_actions("client", nlohmann::json::parse(R"([{"list": "tools/list", "as": "x"}, {"crash": true}])"),
-                               "/steps", "f.json", errors);
+  errors = role_errors("client", R"([{"list": "tools/list", "as": "x"}, {"crash": true}])");
   REQUIRE(errors.size() == 1);
-  CHECK(errors[0].message.find("server-role") != std::string::npos);  // A check that waits (within_ms) needs variables that change while it waits: client role only.
-  const auto waiting_check = nlohmann::json::parse(R"([{"check": "${http_requests}", "matches": [], "within_ms": 100}])");
-  errors.clear();
-  scenario::check_role_actions("server", waiting_check, "/steps", "f.json", errors);
+  CHECK(errors[0].message.find("server-role") != std::string::npos);
+  // A check that waits (within_ms) needs variables that change while it waits: client role only.
+  const std::string waiting_check = R"([{"check": "${http_requests}", "matches": [], "within_ms": 100}])";
+  errors = role_errors("server", waiting_check);
   REQUIRE(errors.size() == 1);
   CHECK(errors[0].pointer == "/steps/0/within_ms");
   CHECK(errors[0].message.find("client-role") != std::string::npos);
-  errors.clear();
-  scenario::check_role_actions("client", waiting_check, "/steps", "f.json", errors);
-  CHECK(errors.empty());
+  CHECK(role_errors("client", waiting_check).empty());
 }

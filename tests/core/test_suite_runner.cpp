@@ -2,7 +2,8 @@
 // the callback once, the baseline turns FAIL into XFAIL and PASS into XPASS, and summarize counts.
 #include "tests/core/core_support.hpp"
 
-#include "harness/scenario/baseline.hpp"
+#include "harness/results/baseline.hpp"
+#include "harness/results/summary.hpp"
 #include "harness/scenario/suite.hpp"
 
 #include <catch2/catch.hpp>

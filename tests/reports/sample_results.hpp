@@ -1,7 +1,7 @@
 #pragma once
 // Hand-built results for the report tests: one of every verdict, with the hostile text a real
 // target can produce (quotes, markup characters, control characters, invalid UTF-8, huge lines).
-#include "harness/scenario/result.hpp"
+#include "harness/results/result.hpp"
 #include "reports/run_facts.hpp"
 
 #include <filesystem>

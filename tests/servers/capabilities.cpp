@@ -29,7 +29,8 @@ bool declares(const Options& opt, Version v, Capability cap) {
 
 json capabilities_object(const Options& opt, Version v) {
   json caps = json::object();
-  if (declares(opt, v, Capability::tools)) caps["tools"] = {{"listChanged", true}};
+  if (declares(opt, v, Capability::tools))
+    caps["tools"] = opt.fault == Fault::list_changed_undeclared ? json::object() : json{{"listChanged", true}};
   if (declares(opt, v, Capability::resources)) {
     caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
   }

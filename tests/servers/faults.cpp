@@ -90,6 +90,14 @@ constexpr std::array kFaults = {
               "tools/call echo with a text over 1000 characters stops the server reading input", false},
     FaultInfo{Fault::non_json_on_control_char, "non-json-on-control-char",
               "a method name with a control character gets a plain-text line instead of -32601", false},
+    FaultInfo{Fault::list_changed_undeclared, "list-changed-undeclared",
+              "declares tools without listChanged and still sends notifications/tools/list_changed "
+              "after notifications/initialized",
+              false},
+    FaultInfo{Fault::reused_request_id, "reused-request-id",
+              "after notifications/initialized sends two ping requests with the same id, the second "
+              "after the first was answered",
+              false},
     FaultInfo{Fault::ping_params_bad_result, "ping-params-bad-result",
               "ping with a non-empty params object answers the string \"pong\" as result", false},
     FaultInfo{Fault::unknown_tool_iserror, "unknown-tool-iserror",

@@ -45,6 +45,8 @@ enum class Fault {
   batch_rejected,
   completion_over_100,
   tool_name_invalid,
+  list_changed_undeclared,
+  reused_request_id,
   // Found only by the live fuzzer (`mcpspec fuzz`): the generic suite never sends such input.
   // faults.json lists them under "fuzz_only".
   crash_on_deep_nesting,

@@ -875,6 +875,24 @@ def probe(fault):
         s.kill()
         return "tools" not in init["result"]["capabilities"] and "result" in listed and \
             any(g.get("method") == "notifications/tools/list_changed" for g in got)
+    if fault == "list-changed-undeclared":
+        s, init = started(fault)
+        got = [json.loads(g) for g in s.silence(0.3)]
+        s.kill()
+        tools = init["result"]["capabilities"].get("tools")
+        return isinstance(tools, dict) and not tools.get("listChanged") and \
+            any(g.get("method") == "notifications/tools/list_changed" for g in got)
+    if fault == "reused-request-id":
+        s, _ = started(fault)
+        first = [json.loads(g) for g in s.silence(0.3)]
+        pings = [g for g in first if g.get("method") == "ping"]
+        if pings:
+            s.send({"jsonrpc": "2.0", "id": pings[0]["id"], "result": {}})
+        s.send({"jsonrpc": "2.0", "id": 9, "method": "tools/list"})
+        later = [json.loads(g) for g in s.silence(0.3)]
+        s.kill()
+        again = [g for g in later if g.get("method") == "ping"]
+        return len(pings) == 1 and len(again) == 1 and again[0]["id"] == pings[0]["id"]
     if fault == "log-without-capability":
         s, init = started(fault)
         got = [json.loads(g) for g in s.silence(0.3)]

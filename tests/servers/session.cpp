@@ -182,6 +182,10 @@ Session::Reply Session::handle_message(const json& msg, bool in_batch) {
 
 Session::Reply Session::handle_request(const std::string& method, const json& id,
                                        const json& params, bool in_batch) {
+  if (second_ping_due_) {
+    second_ping_due_ = false;
+    wire_.send(json{{"jsonrpc", "2.0"}, {"id", "server-ping"}, {"method", "ping"}});
+  }
   Outcome o;
   try {
     o = route(method, Request{id, params, in_batch});
@@ -268,8 +272,14 @@ void Session::handle_notification(const std::string& method, const json& params)
     if (faulty(Fault::respond_to_notification)) {
       wire_.send(json{{"jsonrpc", "2.0"}, {"id", nullptr}, {"result", json::object()}});
     }
-    if (faulty(Fault::tools_without_capability)) {
+    if (faulty(Fault::tools_without_capability) || faulty(Fault::list_changed_undeclared)) {
       wire_.send(Wire::notification("notifications/tools/list_changed", nullptr));
+    }
+    if (faulty(Fault::reused_request_id)) {
+      // The same id again once the client has answered (by its next request it has): an
+      // answered request does not free its id for reuse.
+      wire_.send(json{{"jsonrpc", "2.0"}, {"id", "server-ping"}, {"method", "ping"}});
+      second_ping_due_ = true;
     }
     if (faulty(Fault::log_without_capability)) {
       logs_.emit(LogLevel::info, "lifecycle", "client finished initialization");

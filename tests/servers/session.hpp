@@ -68,6 +68,7 @@ class Session {
   CursorCodec cursors_;
   std::set<std::string> subscriptions_;
   bool initialized_ = false;   // initialize answered
+  bool second_ping_due_ = false;  // reused-request-id: the repeat waits for the next request
   Version version_ = kLatestVersion;
 };
 

@@ -3,7 +3,7 @@
 // client under test connects to it (docs/testing-clients.md, "Clients reached by URL"). Each
 // implementation (Streamable HTTP, legacy HTTP+SSE, WebSocket) turns what the client sends into
 // Frame events, carries what the scenario sends to the client, and writes `http: ...` lines for the
-// wire log. HttpClientTarget owns the client process and one of these.
+// wire log. HttpClientCarrier owns the client process and one of these.
 #include "harness/transport/http/event_queue.hpp"
 
 #include <nlohmann/json.hpp>

@@ -473,4 +473,9 @@ void StreamableHttpTransport::stop() {
   if (served_) served_->stop(300);
 }
 
+void StreamableHttpTransport::configure(const nlohmann::json& options) {
+  if (options.is_object() && options.contains("open_get_stream") && options["open_get_stream"].is_boolean())
+    options_.open_get_stream = options["open_get_stream"].get<bool>();
+}
+
 }  // namespace mcpspec::transport::http

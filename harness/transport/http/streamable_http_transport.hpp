@@ -63,7 +63,8 @@ class StreamableHttpTransport : public Transport {
   std::size_t max_message_bytes() const { return options_.max_message_bytes; }
   // Before start(): whether to open the standalone GET stream after the handshake (a scenario
   // that checks GET itself keeps it closed: many servers allow one GET stream per session).
-  void set_open_get_stream(bool open) { options_.open_get_stream = open; }
+  // "open_get_stream": false keeps the standalone GET stream closed for this scenario.
+  void configure(const nlohmann::json& options) override;
   // Waits (up to `deadline`) until every POST sent so far has its response status. Each POST is a
   // connection of its own, which a server may handle in any order: a raw HTTP check that must come
   // after the messages before it (a DELETE after notifications/initialized) waits for them here.

@@ -6,14 +6,15 @@
 #   FAKE_MODE     ok | garbage | unknown-id | duplicate | result-and-error | exit | silent |
 #                 answer-then-notify
 #   FAKE_VERSION  the protocolVersion initialize answers (default 2025-06-18)
-#   FAKE_CAPS     the capabilities object initialize answers (default {"tools":{}})
+#   FAKE_CAPS     the capabilities object initialize answers (default {"tools":{"listChanged":true}},
+#                 which allows the list_changed notification of answer-then-notify)
 #
 # mcpspec writes compact JSON with sorted keys, so a request line starts with {"id":...,
 # and sed can pick out the id (echoed verbatim, quotes and all) and the method.
 mode=${FAKE_MODE:-ok}
 version=${FAKE_VERSION:-2025-06-18}
 caps=${FAKE_CAPS:-}
-[ -n "$caps" ] || caps='{"tools":{}}'
+[ -n "$caps" ] || caps='{"tools":{"listChanged":true}}'
 
 reply() { printf '{"jsonrpc":"2.0","id":%s,%s}\n' "$id" "$1"; }
 

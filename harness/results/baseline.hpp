@@ -4,8 +4,9 @@
 //   {"format": "mcpspec-baseline", "version": 1,
 //    "expected_failures": [{"id": "mcp/tools/*", "protocol": "2025-11-25", "reason": "..."}]}
 // `id` (and `protocol`, if given) are fnmatch(3) globs; no `protocol` means every version.
-// Full description: docs/reports.md.
-#include "harness/scenario/result.hpp"
+// An id "SCENARIO#REQ-ID" expects only that requirement's findings: the scenario's other checks
+// still count (one known deviation does not excuse the rest). Full description: docs/reports.md.
+#include "harness/results/result.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -17,9 +18,10 @@
 namespace mcpspec {
 
 struct BaselineEntry {
-  std::string id;        // scenario id or glob
-  std::string protocol;  // "" = any protocol version
-  std::string reason;    // why the failure is expected (required, non-empty)
+  std::string id;           // scenario id or glob (without the "#REQ-ID" part)
+  std::string protocol;     // "" = any protocol version
+  std::string reason;       // why the failure is expected (required, non-empty)
+  std::string requirement;  // "" = the whole scenario; else only findings naming this requirement
 };
 
 class Baseline {
@@ -32,10 +34,13 @@ class Baseline {
   // The same checks on an already parsed document; `source` names it in error messages.
   static Baseline from_json(const nlohmann::json& doc, const std::string& source);
 
-  // The entry that expects this case to fail, or nullptr. When several match, the most specific
-  // wins: exact id before glob, a named protocol before "any"; ties go to the earlier entry.
-  // Marks the entry used. Safe to call from several threads.
+  // The whole-scenario entry that expects this case to fail, or nullptr. When several match, the
+  // most specific wins: exact id before glob, a named protocol before "any"; ties go to the
+  // earlier entry. Marks the entry used. Safe to call from several threads.
   const BaselineEntry* match(const std::string& id, const std::string& protocol) const;
+  // The requirement entries for this case, the most specific one per requirement (same ranking).
+  // Marks them used.
+  std::vector<const BaselineEntry*> match_requirements(const std::string& id, const std::string& protocol) const;
 
   // Entries that no match() call has returned, as "id [protocol]" / "id [any protocol]".
   std::vector<std::string> stale() const;
@@ -54,8 +59,13 @@ class Baseline {
 // A verdict that is already XFAIL/XPASS is returned unchanged.
 Verdict apply_baseline(Verdict raw, bool strict, const BaselineEntry* entry);
 
-// match() + apply_baseline() on a result. When the verdict changes, `reason` becomes the
-// baseline's reason; an ERROR's own text is kept after it ("<reason> (harness error: <text>)").
+// The baseline on a result. A whole-scenario entry: apply_baseline() above; when the verdict
+// changes, `reason` becomes the baseline's reason and an ERROR's own text is kept after it
+// ("<reason> (harness error: <text>)"). Otherwise requirement entries excuse the findings that
+// name their requirement: the verdict of the other findings stands (FAIL or WARN: something new
+// broke); when none is left, an entry whose requirement has no finding any more makes it XPASS,
+// else it is XFAIL (a WARN whose excused findings are all SHOULDs stays WARN unless strict).
+// ERROR and SKIP are never excused by a requirement entry.
 void apply_baseline(ScenarioResult& r, bool strict, const Baseline& baseline);
 
 // A baseline document expecting every FAIL, ERROR, WARN and XFAIL of a run (one entry per id and

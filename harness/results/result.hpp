@@ -30,6 +30,9 @@ struct Finding {
   std::string diff;                       // optional: path-by-path mismatch explanation
 };
 
+// FAIL on any MUST finding, WARN on any SHOULD finding, PASS otherwise.
+Verdict verdict_from(const std::vector<Finding>& findings);
+
 // One line of the wire log.
 struct WireEntry {
   enum class Dir { Out, In, Stderr, Event };
@@ -63,8 +66,9 @@ struct RunSummary {
   int pass = 0, fail = 0, warn = 0, skip = 0, xfail = 0, xpass = 0, error = 0;
   bool strict = false;
   int total() const { return pass + fail + warn + skip + xfail + xpass + error; }
-  // True when the run should exit 1: FAIL, XPASS, ERROR, or WARN under --strict.
-  bool failed() const { return fail > 0 || xpass > 0 || error > 0 || (strict && warn > 0); }
+  int count(Verdict v) const;
+  // True when the run should exit 1: some verdict that fails_run() (summary.hpp).
+  bool failed() const;
 };
 
 struct RunInfo {

@@ -2,7 +2,7 @@
 // The target of `mcpspec run --client 'CMD {url}' --transport http|sse|ws`: a client process started
 // once per scenario and given the URL of a server end mcpspec runs on 127.0.0.1 (an ephemeral port
 // per scenario). The client's stdout/stderr become Stderr events for the wire log, as over stdio.
-#include "harness/scenario/client_target.hpp"
+#include "harness/transport/client_carrier.hpp"
 #include "harness/transport/child_process.hpp"
 #include "harness/transport/http/client_side_server.hpp"
 #include "harness/transport/line_framer.hpp"
@@ -23,10 +23,10 @@ struct HttpClientOptions {
 // Replaces {url} (shell-quoted); throws TransportError when the command has no {url}.
 std::string expand_url_command(const std::string& command, const std::string& url);
 
-class HttpClientTarget : public scenario::ClientTarget {
+class HttpClientCarrier : public transport::ClientCarrier {
  public:
-  explicit HttpClientTarget(HttpClientOptions options);
-  ~HttpClientTarget() override;
+  explicit HttpClientCarrier(HttpClientOptions options);
+  ~HttpClientCarrier() override;
 
   std::string name() const override { return options_.transport; }
   void configure(const nlohmann::json& options) override;

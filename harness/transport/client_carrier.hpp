@@ -1,8 +1,9 @@
 #pragma once
-// The harness's side of a client-role run: the harness plays the MCP server and the target is a
-// client it started. Every way of reaching a client (a Unix socket behind `mcpspec bridge`; a server
-// end on 127.0.0.1 for HTTP and WebSocket clients) implements this on top of the ordinary Transport,
-// so the client-role runner never knows which carrier is used:
+// A client carrier: how the harness reaches a client under test while it plays the MCP server (the
+// client is the target; the carrier is the wire to it). Every way of reaching a client (a Unix
+// socket behind `mcpspec bridge`; a server end on 127.0.0.1 for HTTP and WebSocket clients)
+// implements this on top of the ordinary Transport, so the client-role runner never knows which
+// carrier is used:
 //   send/receive    messages to and from the client (Frame events), the client's stderr/stdout and
 //                   the bridge's log (Stderr events), Closed when the server connection ends,
 //                   Exited when the client process ends
@@ -14,9 +15,9 @@
 
 #include <string>
 
-namespace mcpspec::scenario {
+namespace mcpspec::transport {
 
-class ClientTarget : public transport::Transport {
+class ClientCarrier : public Transport {
  public:
   // The server side dies abruptly (the process the client spawned is killed), so the client sees a
   // crashed server rather than an orderly exit.
@@ -25,10 +26,8 @@ class ClientTarget : public transport::Transport {
   virtual bool connected() const = 0;
   // How many times the client has started the server (connections accepted so far).
   virtual int connections() const = 0;
-  // The scenario's "transport_options", before start(); carriers without options ignore them.
-  virtual void configure(const nlohmann::json& /*options*/) {}
   // Network carriers: every HTTP request the client made (docs/testing-clients.md); null elsewhere.
   virtual nlohmann::json http_requests() const { return nullptr; }
 };
 
-}  // namespace mcpspec::scenario
+}  // namespace mcpspec::transport

@@ -1,6 +1,6 @@
 // Baseline files: strict loading with errors that point into the file, glob and protocol
 // matching, stale entries, the verdict table, and writing a baseline from a run.
-#include "harness/scenario/baseline.hpp"
+#include "harness/results/baseline.hpp"
 #include "tests/reports/sample_results.hpp"
 
 #include <catch2/catch.hpp>
@@ -153,7 +153,7 @@ TEST_CASE("baseline match is safe from several threads", "[reports][baseline]") 
 }
 
 TEST_CASE("apply_baseline: the full verdict table", "[reports][baseline]") {
-  const BaselineEntry entry{"x", "", "known"};
+  const BaselineEntry entry{"x", "", "known", ""};
   using V = Verdict;
   struct Row {
     V raw;
@@ -224,4 +224,91 @@ TEST_CASE("make_baseline records a run's failures and loads back", "[reports][ba
 
   const json today = make_baseline(sample_results());
   CHECK_THAT(today["expected_failures"][0]["reason"].get<std::string>(), Catch::Matches("recorded \\d{4}-\\d{2}-\\d{2}: .*"));
+}
+
+namespace {
+
+ScenarioResult failing_with(std::vector<std::pair<std::string, Level>> findings) {
+  ScenarioResult r;
+  r.id = "mcp/tools/call";
+  r.protocol = "2025-11-25";
+  for (auto& [req, level] : findings) r.findings.push_back({{req}, level, "broke " + req, 0, "", "", ""});
+  r.verdict = verdict_from(r.findings);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("baseline: a SCENARIO#REQ entry excuses only that requirement's findings", "[results][baseline]") {
+  auto b = from(R"({"id": "mcp/tools/call#TOOL-05", "reason": "known: wrong error code"})");
+  REQUIRE(b.entries().size() == 1);
+  CHECK(b.entries()[0].id == "mcp/tools/call");
+  CHECK(b.entries()[0].requirement == "TOOL-05");
+
+  SECTION("only the known deviation: XFAIL with the entry's reason") {
+    auto r = failing_with({{"TOOL-05", Level::Must}});
+    apply_baseline(r, false, b);
+    CHECK(r.verdict == Verdict::XFail);
+    CHECK(r.reason == "TOOL-05: known: wrong error code");
+  }
+  SECTION("a second, unexpected MUST finding still fails the scenario") {
+    auto r = failing_with({{"TOOL-05", Level::Must}, {"BASE-06", Level::Must}});
+    apply_baseline(r, false, b);
+    CHECK(r.verdict == Verdict::Fail);
+    CHECK_THAT(r.reason, Catch::Contains("not expected by the baseline"));
+  }
+  SECTION("an unexpected SHOULD next to the known MUST leaves a WARN") {
+    auto r = failing_with({{"TOOL-05", Level::Must}, {"PROG-03", Level::Should}});
+    apply_baseline(r, false, b);
+    CHECK(r.verdict == Verdict::Warn);
+  }
+  SECTION("the deviation fixed: XPASS, so the baseline gets updated") {
+    auto r = failing_with({});
+    apply_baseline(r, false, b);
+    CHECK(r.verdict == Verdict::XPass);
+    CHECK_THAT(r.reason, Catch::Contains("TOOL-05"));
+  }
+  SECTION("a known SHOULD deviation stays WARN unless strict") {
+    auto r = failing_with({{"TOOL-05", Level::Should}});
+    apply_baseline(r, false, b);
+    CHECK(r.verdict == Verdict::Warn);
+    auto s = failing_with({{"TOOL-05", Level::Should}});
+    apply_baseline(s, true, b);
+    CHECK(s.verdict == Verdict::XFail);
+  }
+  SECTION("an ERROR is never excused by a requirement entry") {
+    auto r = failing_with({});
+    r.verdict = Verdict::Error;
+    r.reason = "scenario error";
+    apply_baseline(r, false, b);
+    CHECK(r.verdict == Verdict::Error);
+  }
+  CHECK(b.stale().empty());
+}
+
+TEST_CASE("baseline: whole-scenario and requirement entries live side by side", "[results][baseline]") {
+  auto b = from(R"({"id": "mcp/tools/*#TOOL-05", "reason": "glob"},
+                   {"id": "mcp/tools/call#TOOL-05", "reason": "exact"},
+                   {"id": "mcp/prompts/get", "reason": "whole"})");
+  auto r = failing_with({{"TOOL-05", Level::Must}});
+  apply_baseline(r, false, b);
+  CHECK(r.reason == "TOOL-05: exact");  // the more specific entry wins
+  ScenarioResult p = failing_with({{"PROMPT-01", Level::Must}});
+  p.id = "mcp/prompts/get";
+  apply_baseline(p, false, b);
+  CHECK(p.verdict == Verdict::XFail);
+  CHECK(p.reason == "whole");
+  CHECK(b.stale() == std::vector<std::string>{"mcp/tools/*#TOOL-05 [any protocol]"});
+}
+
+TEST_CASE("baseline: malformed requirement entries are refused with their pointer", "[results][baseline]") {
+  TempDir dir;
+  for (const char* bad : {R"({"id": "#TOOL-05", "reason": "x"})", R"({"id": "mcp/x#", "reason": "x"})",
+                          R"({"id": "mcp/x#TOOL-*", "reason": "x"})", R"({"id": "mcp/x#A#B", "reason": "x"})"}) {
+    CAPTURE(bad);
+    CHECK_THAT(load_error(dir, doc_with(bad)),
+               Catch::Contains("/expected_failures/0/id") && Catch::Contains("SCENARIO#REQ-ID"));
+  }
+  CHECK_THAT(load_error(dir, doc_with(R"({"id": "a#R-1", "reason": "x"}, {"id": "a#R-1", "reason": "y"})")),
+             Catch::Contains("duplicate of /expected_failures/0"));
 }

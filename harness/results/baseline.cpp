@@ -1,9 +1,10 @@
-#include "harness/scenario/baseline.hpp"
+#include "harness/results/baseline.hpp"
 
-#include "reports/report_text.hpp"
+#include "harness/util/text_hygiene.hpp"
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <ctime>
 #include <fstream>
@@ -47,7 +48,17 @@ bool looks_like_version(const std::string& s) {
 }
 
 std::string entry_text(const BaselineEntry& e) {
-  return fmt::format("{} [{}]", e.id, e.protocol.empty() ? "any protocol" : e.protocol);
+  return fmt::format("{}{} [{}]", e.id, e.requirement.empty() ? "" : "#" + e.requirement,
+                     e.protocol.empty() ? "any protocol" : e.protocol);
+}
+
+// 0 exact id + protocol ... 3 glob id + any protocol (lower is more specific); -1 no match.
+int match_rank(const BaselineEntry& e, const std::string& id, const std::string& protocol) {
+  const bool exact_id = e.id == id;
+  if (!exact_id && !glob_match(e.id, id)) return -1;
+  const bool any_protocol = e.protocol.empty();
+  if (!any_protocol && e.protocol != protocol && !glob_match(e.protocol, protocol)) return -1;
+  return (exact_id ? 0 : 2) + (any_protocol ? 1 : 0);
 }
 
 std::string today_utc() {
@@ -61,7 +72,7 @@ std::string today_utc() {
 
 // One readable line from a finding message or error text.
 std::string short_reason(const std::string& s) {
-  return reports::first_line(reports::clean_text(s, true), 200);
+  return util::first_line(util::clean_text(s, true), 200);
 }
 
 }  // namespace
@@ -128,12 +139,20 @@ Baseline Baseline::from_json(const json& doc, const std::string& source) {
       if (out.empty()) fail(source, at + "/" + key, "must not be empty");
     };
     text_field("id", true, entry.id);
+    if (const auto hash = entry.id.find('#'); hash != std::string::npos) {
+      entry.requirement = entry.id.substr(hash + 1);
+      entry.id = entry.id.substr(0, hash);
+      if (entry.id.empty() || entry.requirement.empty() || entry.requirement.find('#') != std::string::npos ||
+          has_glob(entry.requirement))
+        fail(source, at + "/id",
+             "\"" + e["id"].get<std::string>() + "\": expected SCENARIO#REQ-ID, one exact requirement id after the '#'");
+    }
     text_field("protocol", false, entry.protocol);
     text_field("reason", true, entry.reason);
     if (!entry.protocol.empty() && !has_glob(entry.protocol) && !looks_like_version(entry.protocol))
       fail(source, at + "/protocol",
            fmt::format("\"{}\" is not a protocol version like 2025-11-25 (or a glob such as 2025-*)", entry.protocol));
-    const auto key = std::make_pair(entry.id, entry.protocol);
+    const auto key = std::make_pair(entry.id + "#" + entry.requirement, entry.protocol);
     if (auto it = seen.find(key); it != seen.end())
       fail(source, at, fmt::format("duplicate of /expected_failures/{} ({})", it->second, entry_text(entry)));
     seen.emplace(key, i);
@@ -144,25 +163,38 @@ Baseline Baseline::from_json(const json& doc, const std::string& source) {
 }
 
 const BaselineEntry* Baseline::match(const std::string& id, const std::string& protocol) const {
-  // Specificity rank: 0 exact id + protocol ... 3 glob id + any protocol. Lower wins.
   const BaselineEntry* best = nullptr;
   std::size_t best_index = 0;
   int best_rank = 4;
   for (std::size_t i = 0; i < entries_.size(); ++i) {
-    const auto& e = entries_[i];
-    const bool exact_id = e.id == id;
-    if (!exact_id && !glob_match(e.id, id)) continue;
-    const bool any_protocol = e.protocol.empty();
-    if (!any_protocol && e.protocol != protocol && !glob_match(e.protocol, protocol)) continue;
-    const int rank = (exact_id ? 0 : 2) + (any_protocol ? 1 : 0);
-    if (rank < best_rank) {
+    if (!entries_[i].requirement.empty()) continue;
+    const int rank = match_rank(entries_[i], id, protocol);
+    if (rank >= 0 && rank < best_rank) {
       best_rank = rank;
-      best = &e;
+      best = &entries_[i];
       best_index = i;
     }
   }
   if (best) used_[best_index].store(true, std::memory_order_relaxed);
   return best;
+}
+
+std::vector<const BaselineEntry*> Baseline::match_requirements(const std::string& id,
+                                                               const std::string& protocol) const {
+  std::map<std::string, std::pair<int, std::size_t>> best;  // requirement -> (rank, index)
+  for (std::size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].requirement.empty()) continue;
+    const int rank = match_rank(entries_[i], id, protocol);
+    if (rank < 0) continue;
+    auto it = best.find(entries_[i].requirement);
+    if (it == best.end() || rank < it->second.first) best[entries_[i].requirement] = {rank, i};
+  }
+  std::vector<const BaselineEntry*> out;
+  for (const auto& [req, pick] : best) {
+    used_[pick.second].store(true, std::memory_order_relaxed);
+    out.push_back(&entries_[pick.second]);
+  }
+  return out;
 }
 
 std::vector<std::string> Baseline::stale() const {
@@ -188,15 +220,56 @@ Verdict apply_baseline(Verdict raw, bool strict, const BaselineEntry* entry) {
 }
 
 void apply_baseline(ScenarioResult& r, bool strict, const Baseline& baseline) {
-  const BaselineEntry* entry = baseline.match(r.id, r.protocol);
-  const Verdict v = apply_baseline(r.verdict, strict, entry);
-  if (v == r.verdict) return;
-  if (r.verdict == Verdict::Error && !r.reason.empty()) {
-    r.reason = fmt::format("{} (harness error: {})", entry->reason, r.reason);
-  } else {
-    r.reason = entry->reason;
+  if (const BaselineEntry* entry = baseline.match(r.id, r.protocol)) {
+    const Verdict v = apply_baseline(r.verdict, strict, entry);
+    if (v == r.verdict) return;
+    if (r.verdict == Verdict::Error && !r.reason.empty()) {
+      r.reason = fmt::format("{} (harness error: {})", entry->reason, r.reason);
+    } else {
+      r.reason = entry->reason;
+    }
+    r.verdict = v;
+    return;
   }
-  r.verdict = v;
+  const auto entries = baseline.match_requirements(r.id, r.protocol);
+  if (entries.empty() || (r.verdict != Verdict::Pass && r.verdict != Verdict::Fail && r.verdict != Verdict::Warn))
+    return;
+  auto excuses = [&](const Finding& f) {
+    for (const auto* e : entries)
+      if (std::find(f.requirements.begin(), f.requirements.end(), e->requirement) != f.requirements.end()) return true;
+    return false;
+  };
+  std::vector<Finding> rest;
+  bool excused_must = false;
+  for (const auto& f : r.findings) {
+    if (!excuses(f)) rest.push_back(f);
+    else if (f.level == Level::Must) excused_must = true;
+  }
+  const Verdict remaining = verdict_from(rest);
+  std::string expected;
+  for (const auto* e : entries) expected += (expected.empty() ? "" : "; ") + e->requirement + ": " + e->reason;
+  if (remaining != Verdict::Pass) {
+    // Something the baseline does not expect failed: that verdict stands, named as new.
+    if (remaining != r.verdict || rest.size() != r.findings.size())
+      r.reason = "not expected by the baseline (which expects " + expected + ")";
+    r.verdict = remaining;
+    return;
+  }
+  std::string fixed;
+  for (const auto* e : entries) {
+    bool seen = std::any_of(r.findings.begin(), r.findings.end(), [&](const Finding& f) {
+      return std::find(f.requirements.begin(), f.requirements.end(), e->requirement) != f.requirements.end();
+    });
+    if (!seen) fixed += (fixed.empty() ? "" : ", ") + e->requirement;
+  }
+  if (!fixed.empty()) {
+    r.verdict = Verdict::XPass;
+    r.reason = "the baseline expects " + fixed + " to fail, and it passes (" + expected + ")";
+    return;
+  }
+  if (!excused_must && !strict) return;  // only SHOULDs excused: a WARN does not fail the run anyway
+  r.verdict = Verdict::XFail;
+  r.reason = expected;
 }
 
 json make_baseline(const std::vector<ScenarioResult>& results) { return make_baseline(results, today_utc()); }
@@ -217,7 +290,7 @@ json make_baseline(const std::vector<ScenarioResult>& results, const std::string
           if (why.empty()) why = std::string(verdict_label(r.verdict)) + " with no message";
           reason = fmt::format("recorded {}: {}", date, short_reason(why));
         }
-        entries.emplace(std::make_pair(reports::valid_utf8(r.id), reports::valid_utf8(r.protocol)), reason);
+        entries.emplace(std::make_pair(util::valid_utf8(r.id), util::valid_utf8(r.protocol)), reason);
         break;
       }
       case Verdict::Pass:

@@ -1,4 +1,4 @@
-#include "harness/scenario/result.hpp"
+#include "harness/results/result.hpp"
 
 namespace mcpspec {
 
@@ -46,6 +46,15 @@ const char* wire_dir_symbol(WireEntry::Dir d) {
     case WireEntry::Dir::Event: return "#";
   }
   return "#";
+}
+
+Verdict verdict_from(const std::vector<Finding>& findings) {
+  bool should = false;
+  for (const auto& f : findings) {
+    if (f.level == Level::Must) return Verdict::Fail;
+    if (f.level == Level::Should) should = true;
+  }
+  return should ? Verdict::Warn : Verdict::Pass;
 }
 
 }  // namespace mcpspec

@@ -1,4 +1,4 @@
-#include "harness/transport/http/http_client_target.hpp"
+#include "harness/transport/http/http_client_carrier.hpp"
 
 #include "harness/transport/http/legacy_sse_server.hpp"
 #include "harness/transport/http/streamable_http_server.hpp"
@@ -24,18 +24,18 @@ std::string expand_url_command(const std::string& command, const std::string& ur
   return out;
 }
 
-HttpClientTarget::HttpClientTarget(HttpClientOptions options) : options_(std::move(options)) {}
+HttpClientCarrier::HttpClientCarrier(HttpClientOptions options) : options_(std::move(options)) {}
 
-HttpClientTarget::~HttpClientTarget() { stop(); }
+HttpClientCarrier::~HttpClientCarrier() { stop(); }
 
-void HttpClientTarget::configure(const nlohmann::json& o) {
+void HttpClientCarrier::configure(const nlohmann::json& o) {
   if (!o.is_object()) return;
   if (o.contains("response_mode")) options_.server.response_mode = o["response_mode"].get<std::string>();
   if (o.contains("close_after_priming_retry_ms"))
     options_.server.close_after_priming_retry_ms = o["close_after_priming_retry_ms"].get<int>();
 }
 
-void HttpClientTarget::start() {
+void HttpClientCarrier::start() {
   if (options_.transport == "http") server_ = std::make_unique<StreamableHttpServer>(options_.server, events_);
   else if (options_.transport == "sse") server_ = std::make_unique<LegacySseServer>(options_.server, events_);
   else if (options_.transport == "ws") server_ = std::make_unique<WebSocketServer>(options_.server, events_);
@@ -47,14 +47,14 @@ void HttpClientTarget::start() {
   child_.spawn(so);
 }
 
-std::string HttpClientTarget::describe() const {
+std::string HttpClientCarrier::describe() const {
   std::string s = "listening on " + (server_ ? server_->url() : std::string("?")) + "; spawned client pid " +
                   std::to_string(child_.pid()) + ": " + expanded_;
   if (!options_.spawn.workdir.empty()) s += " (in " + options_.spawn.workdir + ")";
   return s;
 }
 
-void HttpClientTarget::read_child_stream(int fd, LineFramer& framer, const char* prefix, bool is_stdout) {
+void HttpClientCarrier::read_child_stream(int fd, LineFramer& framer, const char* prefix, bool is_stdout) {
   if (framer.read_available(fd)) {
     if (is_stdout) child_.close_stdout();
     else child_.close_stderr();
@@ -62,7 +62,7 @@ void HttpClientTarget::read_child_stream(int fd, LineFramer& framer, const char*
   while (framer.has_frame()) events_.push(Event{Event::Type::Stderr, prefix + framer.pop().text, std::nullopt});
 }
 
-Event HttpClientTarget::receive(Deadline deadline) {
+Event HttpClientCarrier::receive(Deadline deadline) {
   for (;;) {
     // The HTTP side fills the queue from its own threads; the client's output is read here, in
     // slices of at most 20 ms so neither waits long for the other.
@@ -99,27 +99,27 @@ Event HttpClientTarget::receive(Deadline deadline) {
   }
 }
 
-void HttpClientTarget::send(const std::string& frame, Deadline deadline) {
+void HttpClientCarrier::send(const std::string& frame, Deadline deadline) {
   if (!server_) throw TransportError("not started");
   server_->deliver(frame, deadline);
 }
 
 // Over HTTP there is no byte stream to corrupt: the bytes travel as one message body / event.
-void HttpClientTarget::send_raw(const std::string& bytes, Deadline deadline) { send(bytes, deadline); }
+void HttpClientCarrier::send_raw(const std::string& bytes, Deadline deadline) { send(bytes, deadline); }
 
-void HttpClientTarget::close_input() {
+void HttpClientCarrier::close_input() {
   if (server_) server_->close();
 }
 
-void HttpClientTarget::crash_server() {
+void HttpClientCarrier::crash_server() {
   if (server_) server_->crash();
 }
 
-void HttpClientTarget::signal(int sig) { child_.signal_group(sig); }
+void HttpClientCarrier::signal(int sig) { child_.signal_group(sig); }
 
-std::optional<ExitStatus> HttpClientTarget::exit_status() { return child_.poll_exit(); }
+std::optional<ExitStatus> HttpClientCarrier::exit_status() { return child_.poll_exit(); }
 
-void HttpClientTarget::stop() {
+void HttpClientCarrier::stop() {
   // The server end goes first, so a client that ends when its server goes away ends on its own
   // before the grace period and the signals.
   if (server_) server_->stop();

@@ -1,0 +1,300 @@
+#include "harness/scenario/conversation.hpp"
+
+#include "harness/protocol/json_depth.hpp"
+#include "harness/protocol/peer_json.hpp"
+#include "harness/scenario/requirements.hpp"
+#include "harness/util/json_text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ctime>
+
+namespace mcpspec::scenario {
+
+using nlohmann::json;
+using protocol::Kind;
+
+Conversation::Conversation(const Scenario& scenario, SessionConfig config, ScenarioResult& result,
+                           Clock::time_point started, protocol::Sender peer)
+    : scenario_(scenario), config_(std::move(config)), result_(result), started_(started), peer_(peer) {}
+
+Conversation::~Conversation() {
+  if (transport_) transport_->stop();
+}
+
+void Conversation::adopt(std::unique_ptr<transport::Transport> t) {
+  if (transport_) transport_->stop();
+  transport_ = std::move(t);
+  heard_ = false;
+  exit_.reset();
+  inbox_.clear();
+  transport_->start();
+  event(transport_->describe());
+}
+
+void Conversation::log(WireEntry::Dir dir, const std::string& text) {
+  if (result_.wire.size() >= config_.max_wire_entries) {
+    if (!wire_truncated_) {
+      wire_truncated_ = true;
+      result_.wire.push_back({ms_since(started_), WireEntry::Dir::Event, "wire log truncated: too many entries"});
+    }
+    return;
+  }
+  std::string t = text.size() > config_.max_wire_text
+                      ? text.substr(0, config_.max_wire_text) + fmt::format(" [... {} bytes in all]", text.size())
+                      : text;
+  result_.wire.push_back({ms_since(started_), dir, std::move(t)});
+}
+
+void Conversation::event(const std::string& text) { log(WireEntry::Dir::Event, text); }
+
+void Conversation::add_finding(Finding f) {
+  if (result_.findings.size() >= config_.max_findings) return;
+  result_.findings.push_back(std::move(f));
+  if (result_.findings.size() == config_.max_findings)
+    result_.findings.push_back({{"MCPSPEC-ALIVE"}, Level::Info, "further findings omitted", -1, "", "", ""});
+}
+
+void Conversation::monitor_finding(const std::string& monitor, std::vector<std::string> reqs,
+                                   const std::string& message, const std::string& received) {
+  if (!scenario_.monitor_on(monitor)) return;
+  if (!reported_.insert(monitor + "|" + message).second) return;
+  Level level = Level::Info;
+  for (const auto& r : reqs) {
+    Level l = config_.catalog ? config_.catalog->level_of(validation_version(), r) : Level::Must;
+    if (static_cast<int>(l) < static_cast<int>(level)) level = l;
+  }
+  add_finding({std::move(reqs), level, "[" + monitor + "] " + message, -1, "", received, ""});
+}
+
+void Conversation::send(const json& message, bool deliberately_invalid, Deadline deadline) {
+  auto c = protocol::classify(message);
+  if (!deliberately_invalid) {
+    if (!c.problems.empty())
+      throw ScenarioBug("the scenario sends an invalid message (" + c.problems.front() +
+                        "); mark the step \"invalid\": true if that is deliberate: " + compact(message));
+    if (scenario_.validate == "full" && config_.schemas) {
+      auto ours = peer_ == protocol::Sender::Server ? protocol::Sender::Client : protocol::Sender::Server;
+      auto v = config_.schemas->validate(message, validation_version(), ours, method_answered_by_us(c));
+      if (!v.valid) {
+        std::string why = v.issues.empty() ? "" : v.issues.front().pointer + ": " + v.issues.front().message;
+        throw ScenarioBug("the scenario sends a message that is not valid " + validation_version() + " (" + why +
+                          "); mark the step \"invalid\": true if that is deliberate: " + compact(message));
+      }
+    }
+  }
+  note_outbound(c, message, deliberately_invalid);
+  std::string text = compact(message);
+  log(WireEntry::Dir::Out, text);
+  last_send_seq_ = seq_;
+  if (!transport_) throw transport::TransportError("no target connection");
+  transport_->send(text, deadline);
+}
+
+void Conversation::send_raw(const std::string& bytes, Deadline deadline) {
+  note_unreadable_sent();
+  log(WireEntry::Dir::Out, bytes);
+  last_send_seq_ = seq_;
+  if (!transport_) throw transport::TransportError("no target connection");
+  transport_->send_raw(bytes, deadline);
+}
+
+bool Conversation::pump_once(Deadline deadline) {
+  if (!transport_) return false;
+  auto e = transport_->receive(deadline);
+  before_event();
+  using T = transport::Event::Type;
+  switch (e.type) {
+    case T::Timeout: return false;
+    case T::Settled: return true;  // a wake-up: waits ask reach() themselves
+    case T::Frame: on_frame(e.text); return true;
+    case T::Rejected:  // the transport noted the status; a body that is a message is judged as one
+      if (e.message) on_frame(e.text);
+      return true;
+    case T::Stderr: on_stderr(e.text); return true;
+    case T::Oversize:
+      event(e.text);
+      monitor_finding("framing", oversize_requirements(), e.text);
+      return true;
+    case T::Closed: on_closed(e.text); return true;
+    case T::Exited:
+      exit_ = e.status;
+      on_exited(e.text);
+      return true;
+  }
+  return false;
+}
+
+void Conversation::drain(int max_events) {
+  for (int i = 0; i < max_events && pump_once(Deadline::after_ms(1)); ++i) {
+  }
+}
+
+void Conversation::on_frame(const std::string& text) {
+  heard_ = true;
+  log(WireEntry::Dir::In, text);
+  auto read = protocol::read_peer_json(text);
+  switch (read.status) {
+    case protocol::PeerJson::Status::Ok: on_message(std::move(read.value)); return;
+    case protocol::PeerJson::Status::NotJson: framing_finding(text); return;
+    case protocol::PeerJson::Status::TooDeep:
+      // Serializing or copying such a value would recurse past the stack (json_depth.hpp).
+      event(fmt::format("a message nested deeper than {} levels was not parsed (mcpspec's limit)",
+                        protocol::kMaxJsonDepth));
+      return;
+    case protocol::PeerJson::Status::NumberOutOfRange:
+      // Valid JSON syntax with a number beyond a double (1e999): noted, not judged. It used to
+      // escape as a harness error of the whole scenario (found by fuzz/targets/message_parser_fuzz.cpp).
+      event("a message could not be read: " + read.detail);
+      return;
+  }
+}
+
+void Conversation::on_message(json msg) {
+  auto c = protocol::classify(msg);
+  for (const auto& p : c.problems) {
+    if (scenario_.validate != "off") monitor_finding("envelope", protocol::envelope_requirements(p), p, compact(msg));
+  }
+  std::string answered_method;
+  if (c.kind == Kind::Result || c.kind == Kind::Error) monitor_response(msg, c, answered_method);
+  else if (c.kind == Kind::Notification) monitor_notification(msg, c);
+  else if (c.kind == Kind::Request) monitor_request(msg, c);
+  // A batch is validated as one (each element against the generic shapes); an invalid envelope
+  // has already been reported above.
+  bool checkable = c.kind == Kind::Batch ? scenario_.validate != "off" : c.kind != Kind::Invalid && scenario_.validate == "full";
+  if (checkable && config_.schemas) validate_inbound(msg, answered_method);
+  inbox_.push_back(InboundMessage{std::move(msg), std::move(c), ++seq_, ms_since(started_)});
+  if (inbox_.size() > config_.max_inbox) {
+    inbox_.pop_front();
+    if (reported_.insert("inbox-overflow").second)
+      event(fmt::format("more than {} unconsumed messages: the oldest are dropped", config_.max_inbox));
+  }
+}
+
+void Conversation::validate_inbound(const json& msg, const std::string& answered_method) {
+  auto v = config_.schemas->validate(msg, validation_version(), peer_, answered_method);
+  if (auto line = unchecked_.note(v.unchecked)) event(*line);
+  if (v.valid) return;
+  std::string what = "not a valid " + validation_version() + " " + protocol::sender_name(peer_) + " message";
+  if (!v.definition.empty()) what += " (" + v.definition + ")";
+  for (std::size_t i = 0; i < v.issues.size() && i < 3; ++i)
+    what += (i == 0 ? ": " : "; ") + (v.issues[i].pointer.empty() ? std::string("/") : v.issues[i].pointer) + " " +
+            v.issues[i].message;
+  monitor_finding("schema", {"MCPSPEC-SCHEMA"}, what, compact(msg));
+}
+
+void Conversation::check_capability(const json& msg, const protocol::Classified& c, const json& server_caps,
+                                    const json& client_caps) {
+  // The facts come from our own method tables even under --schema: a user's file may not say.
+  auto info = protocol::SchemaRegistry::builtin().method(validation_version(), c.method);
+  if (!info || info->capability.empty()) return;
+  auto colon = info->capability.find(':');
+  if (colon == std::string::npos) return;
+  std::string holder = info->capability.substr(0, colon), capability = info->capability.substr(colon + 1);
+  // "sender:" and "receiver:" capabilities (tasks) belong to whoever sent or receives this message.
+  const char* peer = protocol::sender_name(peer_);
+  if (holder == "sender") holder = peer;
+  else if (holder == "receiver") holder = peer_ == protocol::Sender::Server ? "client" : "server";
+  const json& declared = holder == "server" ? server_caps : client_caps;
+  if (declared.is_null() || capability_declared(declared, capability)) return;  // unknown yet, or declared
+  std::vector<std::string> reqs{"LC-15"};
+  if (c.method == "notifications/message") reqs = {"LOG-01"};
+  else if (capability == "resources.subscribe" && c.kind == Kind::Request) reqs = {"RES-04", "LC-15"};
+  std::string who = holder == peer ? std::string("it") : std::string("the ") + (holder == "server" ? "server" : "client");
+  std::string what = c.method == "notifications/message"
+                         ? std::string("a log message (notifications/message) from a server that did not declare the "
+                                       "logging capability")
+                         : std::string("the ") + peer + " sent " + c.method + " although " + who +
+                               " did not declare the " + capability + " capability";
+  monitor_finding("capabilities", std::move(reqs), what, compact(msg));
+}
+
+bool Conversation::nothing_more(Awaiting awaiting) {
+  if (!transport_) return false;
+  auto reach = transport_->reach();
+  bool proved = awaiting == Awaiting::Answers ? reach != transport::Reach::Anything : reach == transport::Reach::Nothing;
+  if (!proved) return false;
+  // The transport queued everything before it narrowed; read it now, without waiting (bounded).
+  for (int i = 0; i < 10000 && pump_once(Deadline::after_ms(0)); ++i) {
+  }
+  ended_early_ = awaiting == Awaiting::Answers
+                     ? "every stream that could carry an answer has ended, so no answer can still arrive"
+                     : "no stream from the target is open, so no message can still arrive";
+  event("wait ended early: " + ended_early_ + " (" + transport_->name() + ")");
+  return true;
+}
+
+std::optional<InboundMessage> Conversation::take(const std::function<bool(const InboundMessage&)>& select,
+                                                 Deadline deadline, Awaiting awaiting) {
+  ended_early_.clear();
+  bool proved = false;
+  for (;;) {
+    for (auto it = inbox_.begin(); it != inbox_.end(); ++it) {
+      if (select(*it)) {
+        InboundMessage m = std::move(*it);
+        inbox_.erase(it);
+        return m;
+      }
+    }
+    if (target_done()) {
+      // Nothing more can arrive. Wait briefly for the exit status so the report can say how the
+      // target ended.
+      auto brief = Deadline::after_ms(200).earliest(deadline);
+      while (!exit_ && !brief.passed()) pump_once(brief);
+      return std::nullopt;
+    }
+    if (proved || deadline.passed()) return std::nullopt;
+    if (nothing_more(awaiting)) {
+      proved = true;  // one more look at the inbox, which now holds everything that came
+      continue;
+    }
+    pump_once(deadline);
+  }
+}
+
+void Conversation::wait_for(Deadline deadline, Awaiting awaiting) {
+  ended_early_.clear();
+  while (!deadline.passed()) {
+    if (target_done() || nothing_more(awaiting)) break;
+    pump_once(deadline);
+  }
+  wait_until(Deadline::after_ms(0));  // what is queued counts
+}
+
+void Conversation::wait_until(Deadline deadline) {
+  while (!deadline.passed()) {
+    if (target_done() && (exit_ || !transport_)) {
+      // Nothing can arrive any more; let the time pass without spinning.
+      struct timespec ts{0, 5'000'000};
+      nanosleep(&ts, nullptr);
+      continue;
+    }
+    pump_once(deadline);
+  }
+  // What has already arrived counts even when the deadline was "now" (collect, the final alive
+  // check): the transport does not read at a passed deadline, so read it here without waiting.
+  // Bounded, so a target that floods its output cannot hold the harness.
+  drain(10000);
+}
+
+void Conversation::consume(std::size_t seq) {
+  inbox_.erase(std::remove_if(inbox_.begin(), inbox_.end(), [&](const InboundMessage& m) { return m.seq == seq; }),
+               inbox_.end());
+}
+
+std::optional<transport::ExitStatus> Conversation::wait_exit(Deadline deadline) {
+  while (!exit_) {
+    if (!pump_once(deadline) && deadline.passed()) break;
+    if (!exit_ && transport_) {
+      if (auto st = transport_->exit_status()) {
+        // stdout may still be held open by a grandchild; the leader's exit is what we wait for.
+        exit_ = st;
+        on_exited(st->text());
+      }
+    }
+  }
+  return exit_;
+}
+
+}  // namespace mcpspec::scenario

@@ -1,0 +1,177 @@
+#pragma once
+// One scenario's conversation with its target, whichever role the target plays. It owns what both
+// roles do the same way: sending (with the check that the harness's own message is valid), reading
+// frames from the transport, the wire log, the inbox of unconsumed messages, waits with deadlines
+// (ending early when the transport proves nothing more can arrive), the findings and their cap, and
+// the checks every inbound message gets (framing, envelope, schema, capabilities).
+//
+// Session (the target is a server) and ClientSession (the target is a client) derive from it and
+// hold only what differs: which ids the harness uses, how the MCP lifecycle looks from their side,
+// and how the target ends.
+#include "harness/protocol/message.hpp"
+#include "harness/protocol/schema_registry.hpp"
+#include "harness/scenario/model.hpp"
+#include "harness/results/result.hpp"
+#include "harness/scenario/step_support.hpp"
+#include "harness/transport/transport.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mcpspec::scenario {
+
+class RequirementCatalog;
+
+struct InboundMessage {
+  nlohmann::json json;
+  protocol::Classified kind;
+  std::size_t seq = 0;     // arrival order within the session
+  double t_ms = 0;
+};
+
+struct SessionConfig {
+  std::string proposed_version;                // the version the harness proposes
+  const protocol::SchemaRegistry* schemas = nullptr;  // message schemas (ours or the user's)
+  const RequirementCatalog* catalog = nullptr;
+  std::size_t max_inbox = 10000;               // unconsumed messages kept; older ones are dropped
+  std::size_t max_wire_entries = 5000;
+  std::size_t max_wire_text = 8192;
+  std::size_t max_findings = 50;
+};
+
+// Thrown by send operations when the harness's own message is invalid (a scenario bug: ERROR).
+class ScenarioBug : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// What a wait waits for, so that it can end as soon as the transport proves none of it can still
+// arrive (transport::Reach; only Streamable HTTP can prove anything, elsewhere waits run to the
+// deadline). Answers: responses to what was sent (also the id-less errors for unreadable input).
+enum class Awaiting { Anything, Answers };
+
+class Conversation {
+ public:
+  // `peer` is who the target is: it sends what the harness reads, the harness sends as the other.
+  Conversation(const Scenario& scenario, SessionConfig config, ScenarioResult& result, Clock::time_point started,
+               protocol::Sender peer);
+  virtual ~Conversation();
+  Conversation(const Conversation&) = delete;
+  Conversation& operator=(const Conversation&) = delete;
+
+  // Sends a message. Unless `deliberately_invalid`, an invalid message throws ScenarioBug.
+  void send(const nlohmann::json& message, bool deliberately_invalid, Deadline deadline);
+  void send_raw(const std::string& bytes, Deadline deadline);
+  // A fresh request id not used before in this session (each role has its own kind of id).
+  virtual nlohmann::json next_request_id() = 0;
+
+  // Takes the first unconsumed message `select` accepts, waiting until the deadline, or until no
+  // message of the `awaiting` kind can arrive any more (then nullopt and ended_early() says why).
+  std::optional<InboundMessage> take(const std::function<bool(const InboundMessage&)>& select, Deadline deadline,
+                                     Awaiting awaiting = Awaiting::Anything);
+  // Reads everything that arrives until the deadline (messages go to the inbox). Never ends early.
+  void wait_until(Deadline deadline);
+  // Like wait_until, but ends once no message of the `awaiting` kind can arrive any more.
+  void wait_for(Deadline deadline, Awaiting awaiting);
+  // Why the last take()/wait_for() ended before its deadline ("" when it did not).
+  const std::string& ended_early() const { return ended_early_; }
+  // Unconsumed messages, oldest first.
+  const std::deque<InboundMessage>& inbox() const { return inbox_; }
+  void consume(std::size_t seq);
+  std::size_t last_send_seq() const { return last_send_seq_; }
+  double now_ms() const { return ms_since(started_); }
+
+  // The transport to the target (nullptr before attach): signals, stdin, HTTP details.
+  transport::Transport* transport() const { return transport_.get(); }
+
+  // Waits for the target process to end. Returns its status, or nullopt at the deadline.
+  std::optional<transport::ExitStatus> wait_exit(Deadline deadline);
+  // True once the target has written anything (it has started up).
+  bool heard_from_target() const { return heard_; }
+
+  // Findings; past the cap one "further findings omitted" marker stands for the rest.
+  void add_finding(Finding f);
+  void event(const std::string& text);  // a '#' line in the wire log
+
+  // The version messages are validated against: the negotiated one, else the proposed one.
+  virtual const std::string& validation_version() const = 0;
+  // Inbound messages the schema monitor could not check (see UncheckedMessages).
+  const UncheckedMessages& unchecked() const { return unchecked_; }
+
+ protected:
+  // Starts `t` as the conversation's transport (stopping any earlier one) and logs what it is.
+  void adopt(std::unique_ptr<transport::Transport> t);
+
+  void log(WireEntry::Dir dir, const std::string& text);
+  void monitor_finding(const std::string& monitor, std::vector<std::string> reqs, const std::string& message,
+                       const std::string& received = "");
+  // Pulls one transport event (waiting until the deadline); false when nothing came.
+  bool pump_once(Deadline deadline);
+  // Reads what has already arrived, without waiting (bounded, so a flood cannot hold the harness).
+  void drain(int max_events);
+  // Checks that a message that needs a declared capability (from the generated method tables) was
+  // allowed: `server_caps` / `client_caps` are what each side declared, null while unknown.
+  void check_capability(const nlohmann::json& msg, const protocol::Classified& c, const nlohmann::json& server_caps,
+                        const nlohmann::json& client_caps);
+  // Ids the harness has used in this session (requests, and deliberately odd ones).
+  std::set<std::string>& used_ids() { return used_ids_; }
+  std::optional<transport::ExitStatus> exit_;  // set once the target process has ended
+
+  // --- What each role decides ---
+  // Before a message goes out: track requests, progress tokens, lifecycle state.
+  virtual void note_outbound(const protocol::Classified& c, const nlohmann::json& message, bool deliberately_invalid) = 0;
+  // Raw bytes went out (send_raw): the target may answer them with an id-less error.
+  virtual void note_unreadable_sent() {}
+  // The method of the peer's request that an outbound response answers ("" when unknown).
+  virtual std::string method_answered_by_us(const protocol::Classified&) const { return ""; }
+  virtual void monitor_request(const nlohmann::json& msg, const protocol::Classified& c) = 0;
+  virtual void monitor_notification(const nlohmann::json& msg, const protocol::Classified& c) = 0;
+  // Sets `answered_method` to the method of the harness's request this response answers.
+  virtual void monitor_response(const nlohmann::json& msg, const protocol::Classified& c,
+                                std::string& answered_method) = 0;
+  // A frame that is not JSON at all (each role words where it appeared and which rules it breaks).
+  virtual void framing_finding(const std::string& text) = 0;
+  // The requirement a frame over the size limit breaks.
+  virtual std::vector<std::string> oversize_requirements() const = 0;
+  // Called before each transport event is handled (a client that reconnected starts a new session).
+  virtual void before_event() {}
+  virtual void on_stderr(const std::string& text) { log(WireEntry::Dir::Stderr, text); }
+  // The target's output stream closed / the target process ended (exit_ is set before on_exited).
+  virtual void on_closed(const std::string& text) = 0;
+  virtual void on_exited(const std::string& text) = 0;
+  // True when nothing more can come from the target (its output closed or it ended).
+  virtual bool target_done() const = 0;
+
+  const Scenario& scenario_;
+  SessionConfig config_;
+  ScenarioResult& result_;
+  Clock::time_point started_;
+
+ private:
+  // True when the transport proves nothing of the `awaiting` kind can still arrive; everything
+  // already queued has then been read into the inbox.
+  bool nothing_more(Awaiting awaiting);
+  void on_frame(const std::string& text);
+  void on_message(nlohmann::json msg);
+  void validate_inbound(const nlohmann::json& msg, const std::string& answered_method);
+
+  protocol::Sender peer_;
+  std::unique_ptr<transport::Transport> transport_;
+  std::deque<InboundMessage> inbox_;
+  std::size_t seq_ = 0, last_send_seq_ = 0;
+  std::set<std::string> used_ids_;
+  std::set<std::string> reported_;  // monitor findings already reported (dedup)
+  bool wire_truncated_ = false;
+  bool heard_ = false;
+  std::string ended_early_;
+  UncheckedMessages unchecked_;
+};
+
+}  // namespace mcpspec::scenario
