@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -68,6 +69,29 @@ class ClientChannel {
   // SIGTERM, then SIGKILL to the process group; HTTP: DELETE the session; WebSocket: close frame).
   // Never throws; safe to call twice.
   virtual void close(std::chrono::milliseconds grace) = 0;
+
+  // Observes each request's id just before it is written, on the thread that called request():
+  // a caller waiting for an answer on one thread can then cancel that request by id from another
+  // (spec-tui's cancel key sends the document's $/cancelRequest). Channels call announce_sent().
+  using SentHandler = std::function<void(const std::string& method, const Json& id)>;
+  void on_request_sent(SentHandler handler) {
+    std::lock_guard lock(sent_mutex_);
+    sent_handler_ = std::move(handler);
+  }
+
+ protected:
+  void announce_sent(const std::string& method, const Json& id) {
+    SentHandler handler;
+    {
+      std::lock_guard lock(sent_mutex_);
+      handler = sent_handler_;
+    }
+    if (handler) handler(method, id);
+  }
+
+ private:
+  std::mutex sent_mutex_;
+  SentHandler sent_handler_;
 };
 
 }  // namespace mcpref
