@@ -2,13 +2,12 @@
 
 #include "mcpref/http_server.hpp"
 #include "mcpref/stdio_server.hpp"
+#include "mcpref/stop_signals.hpp"
 #include "mcpref/websocket_server.hpp"
 
 #include <fmt/format.h>
 
-#include <csignal>
 #include <cstdio>
-#include <pthread.h>
 #include <thread>
 
 namespace mcpref {
@@ -22,19 +21,12 @@ std::optional<Transport> parse_transport(const std::string& name) {
 
 namespace {
 
-// Runs `server` with the termination signals blocked in every thread but one waiter, which
-// stops the server when a signal arrives. SIGUSR1 is our own wake-up once the server ended.
+// Runs `server` until it ends or a stop signal arrives, which a waiting thread turns into stop().
 template <typename Server>
 int run_until_signal(Server& server) {
-  sigset_t signals;
-  sigemptyset(&signals);
-  for (int s : {SIGINT, SIGTERM, SIGHUP, SIGUSR1}) sigaddset(&signals, s);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // inherited by every thread started below
-  std::signal(SIGPIPE, SIG_IGN);
-  std::thread waiter([&server, signals] {
-    int received = 0;
-    sigwait(&signals, &received);
-    server.stop();
+  StopSignals signals;
+  std::thread waiter([&server, &signals] {
+    if (signals.wait() != 0) server.stop();
   });
   int status = 0;
   try {
@@ -43,7 +35,7 @@ int run_until_signal(Server& server) {
     std::fprintf(stderr, "%s\n", e.what());
     status = 1;
   }
-  pthread_kill(waiter.native_handle(), SIGUSR1);
+  signals.cancel();
   waiter.join();
   return status;
 }
