@@ -1,0 +1,292 @@
+#include "mcpref/http_client_channel.hpp"
+
+#include "mcpref/jsonrpc.hpp"
+#include "mcpref/sse_parser.hpp"
+
+#include <fmt/format.h>
+#include <httplib.h>
+
+#include <optional>
+#include <regex>
+
+namespace mcpref {
+
+using Clock = std::chrono::steady_clock;
+
+EndpointUrl split_endpoint_url(const std::string& url) {
+  static const std::regex shape(R"(^([A-Za-z][A-Za-z0-9+.-]*)://([^/?#]+)([^#]*)$)");
+  std::smatch m;
+  if (!std::regex_match(url, m, shape))
+    throw std::invalid_argument("'" + url + "' is not an http:// or https:// URL with a host");
+  std::string scheme = m[1];
+  for (auto& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (scheme != "http" && scheme != "https")
+    throw std::invalid_argument("'" + url + "': scheme " + scheme + " is not supported (use http or https)");
+  std::string path = m[3];
+  return {scheme + "://" + std::string(m[2]), path.empty() ? "/" : path};
+}
+
+struct HttpClientChannel::Impl {
+  HttpClientOptions options;
+  EndpointUrl endpoint;
+  mutable std::mutex mutex;
+  std::string session_id;
+  std::string protocol_version;
+  bool open = false;
+  std::string closed_reason;
+  long long next_id = 1;
+  NotificationHandler on_notification;
+  RequestHandler on_request;
+
+  std::unique_ptr<httplib::Client> client(Clock::time_point deadline) const {
+    auto c = std::make_unique<httplib::Client>(endpoint.origin);
+    auto left = std::max<Clock::duration>(deadline - Clock::now(), std::chrono::milliseconds(1));
+    auto us = std::chrono::duration_cast<std::chrono::microseconds>(left).count();
+    c->set_connection_timeout(us / 1000000, us % 1000000);
+    c->set_read_timeout(us / 1000000, us % 1000000);
+    c->set_write_timeout(us / 1000000, us % 1000000);
+    return c;
+  }
+
+  httplib::Headers headers(bool with_version) const {
+    std::lock_guard lock(mutex);
+    httplib::Headers h{{"Accept", "application/json, text/event-stream"}};
+    if (!session_id.empty()) h.emplace("Mcp-Session-Id", session_id);
+    if (with_version) h.emplace("MCP-Protocol-Version", protocol_version);
+    return h;
+  }
+
+  // A message that arrived on a POST's answer and is not the response we wait for.
+  void route(const Json& message, Clock::time_point deadline) {
+    if (!message.is_object()) return;
+    if (message.contains("method") && message["method"].is_string()) {
+      std::string method = message["method"];
+      Json params = message.value("params", Json());
+      if (!message.contains("id")) {
+        NotificationHandler h;
+        {
+          std::lock_guard lock(mutex);
+          h = on_notification;
+        }
+        if (h) h(method, params);
+        return;
+      }
+      RequestHandler h;
+      {
+        std::lock_guard lock(mutex);
+        h = on_request;
+      }
+      Json reply;
+      try {
+        if (!h) throw rpc::RpcError(rpc::kMethodNotFound, "Method not found: " + method);
+        reply = rpc::make_result(message["id"], h(method, params));
+      } catch (const rpc::RpcError& e) {
+        reply = rpc::make_error(message["id"], e.code(), e.what(), e.data());
+      } catch (const std::exception& e) {
+        reply = rpc::make_error(message["id"], rpc::kInternalError, e.what());
+      }
+      post_quietly(reply, deadline);
+    }
+  }
+
+  // Answers and notifications we send expect 202; a failure there is the server's loss, not a
+  // reason to fail the request being waited for.
+  void post_quietly(const Json& message, Clock::time_point deadline) {
+    try {
+      auto c = client(deadline);
+      c->Post(endpoint.path, headers(true), to_line(message), "application/json");
+    } catch (const std::exception&) {
+    }
+  }
+
+  [[noreturn]] void fail_http(const std::string& what, int status, const std::string& body) {
+    std::string snippet = body.substr(0, 200);
+    if (status == 404 && !session_id.empty()) {
+      std::lock_guard lock(mutex);
+      open = false;
+      closed_reason = "the server ended the HTTP session (404 for Mcp-Session-Id " + session_id + ")";
+      throw ChannelClosed(closed_reason);
+    }
+    throw ChannelClosed(fmt::format("{}: HTTP {} from {}{}{}", what, status, endpoint.origin + endpoint.path,
+                                    snippet.empty() ? "" : ": ", snippet));
+  }
+
+  // POSTs one message; returns the response whose id is `wanted` (null: none expected).
+  std::optional<Json> post(const Json& message, const Json& wanted, Clock::time_point deadline,
+                           const std::string& what) {
+    std::optional<Json> answer;
+    auto take = [&](const Json& m) {
+      if (!wanted.is_null() && m.is_object() && m.contains("id") && m["id"] == wanted &&
+          (m.contains("result") || m.contains("error")) && !m.contains("method")) {
+        answer = m;
+        return;
+      }
+      route(m, deadline);
+    };
+    SseParser sse(
+        [&](const SseEvent& e) {
+          if (e.event != "message") return;
+          auto parsed = rpc::parse_json_text(e.data);
+          if (parsed.ok) take(parsed.value);
+        },
+        options.max_message_bytes);
+
+    bool is_sse = false;
+    std::string body;
+    std::string error_text;
+    httplib::Request req;
+    req.method = "POST";
+    req.path = endpoint.path;
+    req.headers = headers(!(message.contains("method") && message["method"] == "initialize"));
+    req.body = to_line(message);
+    req.set_header("Content-Type", "application/json");
+    req.response_handler = [&](const httplib::Response& r) {
+      is_sse = r.get_header_value("Content-Type").rfind("text/event-stream", 0) == 0;
+      std::string sid = r.get_header_value("Mcp-Session-Id");
+      if (!sid.empty()) {
+        std::lock_guard lock(mutex);
+        session_id = sid;
+      }
+      return true;
+    };
+    req.content_receiver = [&](const char* data, size_t len, uint64_t, uint64_t) {
+      try {
+        if (is_sse) {
+          sse.feed(std::string_view(data, len));
+        } else {
+          if (body.size() + len > options.max_message_bytes) {
+            error_text = fmt::format("the answer exceeds {} bytes", options.max_message_bytes);
+            return false;
+          }
+          body.append(data, len);
+        }
+      } catch (const std::exception& e) {
+        error_text = e.what();
+        return false;
+      }
+      // Stop reading the stream once our answer is in, or at the deadline.
+      return !answer && Clock::now() < deadline;
+    };
+    auto c = client(deadline);
+    auto result = c->send(req);
+    if (!error_text.empty()) throw ChannelClosed(what + ": " + error_text);
+    if (!result) {
+      if (answer) return answer;
+      if (Clock::now() >= deadline || result.error() == httplib::Error::Read) return std::nullopt;
+      throw ChannelClosed(fmt::format("{}: cannot reach {}: {}", what, endpoint.origin + endpoint.path,
+                                      httplib::to_string(result.error())));
+    }
+    if (result->status >= 300) fail_http(what, result->status, body);
+    if (!is_sse && !body.empty()) {
+      auto parsed = rpc::parse_json_text(body);
+      if (!parsed.ok) throw ChannelClosed(what + ": the server's answer is not JSON");
+      if (parsed.value.is_array())
+        for (const auto& m : parsed.value) take(m);
+      else
+        take(parsed.value);
+    }
+    return answer;
+  }
+};
+
+HttpClientChannel::HttpClientChannel(HttpClientOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  impl_->protocol_version = impl_->options.protocol_version;
+}
+
+HttpClientChannel::~HttpClientChannel() { close(std::chrono::milliseconds(500)); }
+
+void HttpClientChannel::open(std::chrono::milliseconds) {
+  try {
+    impl_->endpoint = split_endpoint_url(impl_->options.url);
+  } catch (const std::invalid_argument& e) {
+    throw ChannelClosed(std::string("cannot use the MCP endpoint ") + e.what());
+  }
+  std::lock_guard lock(impl_->mutex);
+  impl_->open = true;
+  impl_->closed_reason.clear();
+}
+
+Json HttpClientChannel::request(const std::string& method, const Json& params, std::chrono::milliseconds timeout) {
+  auto deadline = Clock::now() + timeout;
+  Json id;
+  {
+    std::lock_guard lock(impl_->mutex);
+    if (!impl_->open)
+      throw ChannelClosed(impl_->closed_reason.empty() ? "the HTTP channel is not open" : impl_->closed_reason);
+    id = impl_->next_id++;
+  }
+  Json message = {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
+  if (!params.is_null()) message["params"] = params;
+  announce_sent(method, id);
+  auto answer = impl_->post(message, id, deadline, method);
+  if (!answer)
+    throw RequestTimeout(fmt::format("no answer to {} (id {}) within {} ms", method, id.dump(), timeout.count()), id);
+  const Json& r = *answer;
+  if (r.contains("error")) {
+    const Json& e = r["error"];
+    int code = e.is_object() && e.contains("code") && e["code"].is_number_integer() ? e["code"].get<int>()
+                                                                                    : rpc::kInternalError;
+    std::string text = e.is_object() && e.contains("message") && e["message"].is_string()
+                           ? e["message"].get<std::string>()
+                           : "(error without a message)";
+    throw ServerError(code, text, e.is_object() && e.contains("data") ? e["data"] : Json());
+  }
+  Json result = r.contains("result") ? r["result"] : Json();
+  if (method == "initialize" && result.is_object() && result.contains("protocolVersion") &&
+      result["protocolVersion"].is_string()) {
+    std::lock_guard lock(impl_->mutex);
+    impl_->protocol_version = result["protocolVersion"];
+  }
+  return result;
+}
+
+void HttpClientChannel::notify(const std::string& method, const Json& params) {
+  {
+    std::lock_guard lock(impl_->mutex);
+    if (!impl_->open)
+      throw ChannelClosed(impl_->closed_reason.empty() ? "the HTTP channel is not open" : impl_->closed_reason);
+  }
+  Json message = {{"jsonrpc", "2.0"}, {"method", method}};
+  if (!params.is_null()) message["params"] = params;
+  impl_->post(message, Json(), Clock::now() + std::chrono::seconds(10), method);
+}
+
+void HttpClientChannel::on_notification(NotificationHandler handler) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->on_notification = std::move(handler);
+}
+
+void HttpClientChannel::on_request(RequestHandler handler) {
+  std::lock_guard lock(impl_->mutex);
+  impl_->on_request = std::move(handler);
+}
+
+bool HttpClientChannel::is_open() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->open;
+}
+
+std::string HttpClientChannel::session_id() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->session_id;
+}
+
+void HttpClientChannel::close(std::chrono::milliseconds grace) {
+  std::string sid;
+  {
+    std::lock_guard lock(impl_->mutex);
+    if (!impl_->open) return;
+    impl_->open = false;
+    impl_->closed_reason = "the HTTP channel was closed";
+    sid = impl_->session_id;
+  }
+  if (sid.empty()) return;
+  try {
+    auto c = impl_->client(Clock::now() + grace);
+    c->Delete(impl_->endpoint.path, impl_->headers(true));
+  } catch (const std::exception&) {
+  }
+}
+
+}  // namespace mcpref
