@@ -1,0 +1,77 @@
+#include "upstream_channel.hpp"
+
+#include "mcpref/jsonrpc.hpp"
+#include "mcpref/stdio_client_channel.hpp"
+#include "mcpref/websocket_client_channel.hpp"
+#if __has_include("mcpref/http_client_channel.hpp")
+#include "mcpref/http_client_channel.hpp"
+#define TAMAMO_HAVE_HTTP_CLIENT 1
+#endif
+
+#include <fmt/format.h>
+
+namespace tamamo {
+
+using mcpref::Json;
+
+std::unique_ptr<mcpref::ClientChannel> make_channel(const UpstreamConfig& upstream) {
+  switch (upstream.transport) {
+    case UpstreamTransport::Stdio: {
+      mcpref::StdioClientOptions options;
+      if (!upstream.shell.empty()) {
+        options.command = upstream.shell;
+      } else {
+        // The environment of .mcp.json entries is added through env(1), which keeps ours and
+        // sets theirs, instead of rebuilding an environment block by hand.
+        if (!upstream.env.empty()) {
+          options.argv.push_back("env");
+          for (const auto& [key, value] : upstream.env) options.argv.push_back(key + "=" + value);
+        }
+        options.argv.insert(options.argv.end(), upstream.argv.begin(), upstream.argv.end());
+      }
+      return std::make_unique<mcpref::StdioClientChannel>(options);
+    }
+    case UpstreamTransport::WebSocket:
+      return std::make_unique<mcpref::WebSocketClientChannel>(mcpref::WebSocketClientOptions{upstream.url});
+    case UpstreamTransport::Http:
+#ifdef TAMAMO_HAVE_HTTP_CLIENT
+    {
+      mcpref::HttpClientOptions options;
+      options.url = upstream.url;
+      return std::make_unique<mcpref::HttpClientChannel>(options);
+    }
+#else
+      throw mcpref::ChannelClosed("this build has no Streamable HTTP client (mcpref::HttpClientChannel)");
+#endif
+  }
+  throw mcpref::ChannelClosed("unknown transport");
+}
+
+Handshake connect_upstream(mcpref::ClientChannel& channel, std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto left = [&] {
+    auto rest = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    return std::max(rest, std::chrono::milliseconds(1));
+  };
+  channel.on_request([](const std::string& method, const Json&) -> Json {
+    if (method == "ping") return Json::object();
+    throw mcpref::rpc::RpcError(mcpref::rpc::kMethodNotFound, "Method not found: " + method);
+  });
+  channel.open(left());
+  // The document's client request: protocol 2024-11-05, tools capability, our name and version.
+  Json params = {{"protocolVersion", kUpstreamProtocol},
+                 {"capabilities", {{"tools", Json::object()}}},
+                 {"clientInfo", {{"name", "tamamo-x-mcp"}, {"version", kVersion}}}};
+  Json result = channel.request("initialize", params, left());
+  if (!result.is_object() || !result.contains("protocolVersion") || !result["protocolVersion"].is_string()) {
+    throw mcpref::ServerError(mcpref::rpc::kInvalidRequest, "the initialize answer has no protocolVersion");
+  }
+  channel.notify("notifications/initialized", Json::object());
+  Handshake out;
+  out.protocol_version = result["protocolVersion"].get<std::string>();
+  out.server_info = result.value("serverInfo", Json::object());
+  out.capabilities = result.value("capabilities", Json::object());
+  return out;
+}
+
+}  // namespace tamamo

@@ -1,0 +1,30 @@
+// Connecting to one configured upstream MCP server as a client: the channel for its transport,
+// and the 2024-11-05 handshake the contract document shows (initialize, then initialized).
+#pragma once
+
+#include "config.hpp"
+
+#include "mcpref/client_channel.hpp"
+
+#include <chrono>
+#include <memory>
+
+namespace tamamo {
+
+inline constexpr const char* kUpstreamProtocol = "2024-11-05";
+
+// Throws ChannelClosed when the transport is not available in this build.
+std::unique_ptr<mcpref::ClientChannel> make_channel(const UpstreamConfig& upstream);
+
+struct Handshake {
+  mcpref::Json server_info;
+  mcpref::Json capabilities;
+  std::string protocol_version;
+};
+
+// Opens the channel and performs initialize + notifications/initialized, all within `timeout`.
+// The server's pings are answered. Throws the ClientChannel exceptions, or ServerError when the
+// answer is no initialize result.
+Handshake connect_upstream(mcpref::ClientChannel& channel, std::chrono::milliseconds timeout);
+
+}  // namespace tamamo
