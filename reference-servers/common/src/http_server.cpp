@@ -53,6 +53,11 @@ struct HttpServer::Impl {
     return sessions.count(id) > 0;
   }
 
+  bool any_session() {
+    std::lock_guard lock(sessions_mutex);
+    return !sessions.empty();
+  }
+
   // Host and Origin checks (DNS rebinding) and the protocol-version header; true if refused.
   bool refuse_request(const httplib::Request& req, httplib::Response& res) {
     if (!is_allowed_origin(req.get_header_value("Origin"))) {
@@ -82,11 +87,14 @@ struct HttpServer::Impl {
     std::string session = req.get_header_value("Mcp-Session-Id");
     bool opens_session = is_initialize_request(parsed.value);
     if (!opens_session) {
-      if (session.empty()) {
+      // Without a session id: a client that has not initialized yet (ping must be answered
+      // then) is served while no session is open; once one is, a request without its id is a
+      // client that lost it, and 400 tells it so.
+      if (session.empty() && any_session()) {
         return json_reply(res, 400, rpc::make_error(nullptr, rpc::kInvalidRequest,
                                                     "Bad Request: Mcp-Session-Id header required"));
       }
-      if (!session_known(session)) {
+      if (!session.empty() && !session_known(session)) {
         return json_reply(res, 404, rpc::make_error(nullptr, rpc::kInvalidRequest,
                                                     "Session not found: initialize again"));
       }

@@ -11,7 +11,7 @@ namespace tamamo {
 using mcpref::Json;
 
 const std::vector<std::string>& supported_protocol_versions() {
-  static const std::vector<std::string> versions = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+  static const std::vector<std::string> versions = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
   return versions;
 }
 

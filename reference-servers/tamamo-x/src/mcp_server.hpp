@@ -11,8 +11,8 @@
 
 namespace tamamo {
 
-// Versions we answer, preferred first: the document's 2024-11-05, and later ones echoed when a
-// client proposes them (nothing tamamo does changes between them).
+// Versions we answer: the one a client proposes when it is among these (the document's
+// 2024-11-05 included; nothing tamamo does differs between them), else the first, our latest.
 const std::vector<std::string>& supported_protocol_versions();
 
 void register_mcp_methods(mcpref::Dispatcher& dispatcher, const SubAgents& agents);
