@@ -52,7 +52,9 @@ ServerDiscovery discover_one(const UpstreamConfig& upstream, std::chrono::millis
     out.server_info = hello.server_info;
     out.protocol_version = hello.protocol_version;
     Json cursor;
-    for (int page = 0; page < kMaxPages; ++page) {
+    bool has_tools = hello.capabilities.is_object() && hello.capabilities.contains("tools");
+    if (!has_tools) out.warnings.push_back("declares no tools capability: no tools listed");
+    for (int page = 0; has_tools && page < kMaxPages; ++page) {
       Json params = Json::object();
       if (!cursor.is_null()) params["cursor"] = cursor;
       Json result = channel->request("tools/list", params, left());

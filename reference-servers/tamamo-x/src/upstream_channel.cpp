@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace tamamo {
 
 using mcpref::Json;
@@ -47,6 +49,11 @@ std::unique_ptr<mcpref::ClientChannel> make_channel(const UpstreamConfig& upstre
   throw mcpref::ChannelClosed("unknown transport");
 }
 
+const std::vector<std::string>& upstream_protocol_versions() {
+  static const std::vector<std::string> versions = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+  return versions;
+}
+
 Handshake connect_upstream(mcpref::ClientChannel& channel, std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   auto left = [&] {
@@ -66,9 +73,16 @@ Handshake connect_upstream(mcpref::ClientChannel& channel, std::chrono::millisec
   if (!result.is_object() || !result.contains("protocolVersion") || !result["protocolVersion"].is_string()) {
     throw mcpref::ServerError(mcpref::rpc::kInvalidRequest, "the initialize answer has no protocolVersion");
   }
+  std::string version = result["protocolVersion"].get<std::string>();
+  const auto& known = upstream_protocol_versions();
+  if (std::find(known.begin(), known.end(), version) == known.end()) {
+    // A version we cannot speak ends the connection before it is used (the caller closes it).
+    throw mcpref::ServerError(mcpref::rpc::kInvalidRequest,
+                              fmt::format("the server answered protocol version '{}', which tamamo does not speak", version));
+  }
   channel.notify("notifications/initialized", Json::object());
   Handshake out;
-  out.protocol_version = result["protocolVersion"].get<std::string>();
+  out.protocol_version = version;
   out.server_info = result.value("serverInfo", Json::object());
   out.capabilities = result.value("capabilities", Json::object());
   return out;

@@ -8,6 +8,8 @@
 
 #include <chrono>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace tamamo {
 
@@ -15,6 +17,10 @@ inline constexpr const char* kUpstreamProtocol = "2024-11-05";
 
 // Throws ChannelClosed when the transport is not available in this build.
 std::unique_ptr<mcpref::ClientChannel> make_channel(const UpstreamConfig& upstream);
+
+// The versions a server may answer: the tools/list and tools/call that tamamo uses are the same
+// in all of them. Any other answer ends the connection.
+const std::vector<std::string>& upstream_protocol_versions();
 
 struct Handshake {
   mcpref::Json server_info;
