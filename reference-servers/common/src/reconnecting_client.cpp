@@ -106,7 +106,8 @@ std::shared_ptr<ClientChannel> ReconnectingClient::ensure_connected() {
 
 void ReconnectingClient::connect() { call("", nullptr, std::chrono::milliseconds(0)); }
 
-Json ReconnectingClient::call(const std::string& method, const Json& params, std::chrono::milliseconds timeout) {
+Json ReconnectingClient::call(const std::string& method, const Json& params, std::chrono::milliseconds timeout,
+                              bool retry) {
   Backoff backoff(options_.backoff, random_);
   const bool connect_only = method.empty();
   for (int attempt = 1;; ++attempt) {
@@ -124,6 +125,7 @@ Json ReconnectingClient::call(const std::string& method, const Json& params, std
                           {{"requestId", e.id()}, {"reason", fmt::format("no answer within {} ms", timeout.count())}});
         } catch (const ChannelClosed&) {
         }
+        if (!retry) throw;
       } catch (const ChannelClosed& e) {
         failure = e.what();
         drop(channel);
@@ -131,9 +133,9 @@ Json ReconnectingClient::call(const std::string& method, const Json& params, std
     } catch (const ConnectFailed& e) {
       failure = e.reason;
     }
-    auto delay = backoff.next();
+    auto delay = retry ? backoff.next() : std::nullopt;
     if (!delay)
-      throw ServerUnavailable(fmt::format("the server is unavailable after {} attempt{}: {}", attempt,
+      throw ServerUnavailable(fmt::format("gave up after {} attempt{}: {}", attempt,
                                           attempt == 1 ? "" : "s", failure));
     emit(fmt::format("{}; retrying in {} ms (retry {} of {})", failure, delay->count(), backoff.retries(),
                      options_.backoff.max_retries));

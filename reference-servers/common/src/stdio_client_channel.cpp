@@ -243,9 +243,13 @@ void StdioClientChannel::write_line(const Json& message, std::chrono::millisecon
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && errno != EAGAIN) {
-      std::lock_guard state(mutex_);
-      throw ChannelClosed(fmt::format("cannot write to the server ({}){}", std::strerror(errno),
-                                      closed_reason_.empty() ? "" : ": " + closed_reason_));
+      // Usually the server has just exited: its exit status says more than EPIPE, and the
+      // reader learns it within moments.
+      int error = errno;
+      std::unique_lock state(mutex_);
+      changed_.wait_for(state, std::chrono::milliseconds(500), [&] { return !open_; });
+      throw ChannelClosed(closed_reason_.empty() ? fmt::format("cannot write to the server: {}", std::strerror(error))
+                                                 : closed_reason_);
     }
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) throw ChannelClosed("the server stopped reading its input (write timed out)");

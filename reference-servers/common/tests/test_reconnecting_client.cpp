@@ -95,7 +95,7 @@ TEST_CASE("reconnecting client: gives up after the retries with one clear reason
     client.call("resources/list", Json::object(), milliseconds(1000));
     FAIL("no ServerUnavailable");
   } catch (const ServerUnavailable& e) {
-    CHECK_THAT(std::string(e.what()), Catch::Contains("after 4 attempts") && Catch::Contains("status 2") &&
+    CHECK_THAT(std::string(e.what()), Catch::Contains("gave up after 4 attempts") && Catch::Contains("status 2") &&
                                           Catch::Contains("cannot open notes folder"));
   }
   CHECK(ms_since(start) >= 20 + 40 + 80);  // the backoff delays were waited out
@@ -190,4 +190,17 @@ TEST_CASE("reconnecting client: answers the server's ping, refuses other server 
   std::string log = slurp(dir.path() / "log");
   CHECK_THAT(log, Catch::Contains(R"({"jsonrpc":"2.0","result":{},"id":"p"})"));
   CHECK_THAT(log, Catch::Contains(R"({"jsonrpc":"2.0","error":{"code":-32601,)") && Catch::Contains(R"("id":"q"})"));
+}
+
+TEST_CASE("reconnecting client: without retry a timeout is cancelled and thrown at once", "[client][reconnect]") {
+  TempDir dir;
+  auto client = make_client(fake_server::initialize_then("while IFS= read -r line; do printf '%s\\n' \"$line\" >> log; done"),
+                            dir.path());
+  auto start = Clock::now();
+  CHECK_THROWS_AS(client.call("tools/call", Json::object(), milliseconds(200), false), mcpref::RequestTimeout);
+  CHECK(ms_since(start) < 1000);
+  std::this_thread::sleep_for(milliseconds(100));
+  std::string log = slurp(dir.path() / "log");
+  CHECK_THAT(log, Catch::Contains("notifications/cancelled"));
+  CHECK(log.find("tools/call") == log.rfind("tools/call"));  // sent once
 }

@@ -58,8 +58,10 @@ class ReconnectingClient {
   // notifications/cancelled for that id, then a retry; a lost server is restarted (when
   // `restart`), then the request is sent again; each retry waits the next backoff delay.
   // A JSON-RPC error answer is final: ServerError at once. After the last retry:
-  // ServerUnavailable naming the attempts and the last failure.
-  Json call(const std::string& method, const Json& params, std::chrono::milliseconds timeout);
+  // ServerUnavailable naming the attempts and the last failure. With `retry` false the first
+  // failure is final (a caller's own time limit: "give up after 200 ms"): after the
+  // cancellation, the RequestTimeout itself is thrown.
+  Json call(const std::string& method, const Json& params, std::chrono::milliseconds timeout, bool retry = true);
   // Ends the session in order (ClientChannel::close). Safe to call twice.
   void shutdown();
 
