@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <regex>
+#include <thread>
 
 namespace mcpref {
 
@@ -111,7 +112,9 @@ struct HttpClientChannel::Impl {
                                     snippet.empty() ? "" : ": ", snippet));
   }
 
-  // POSTs one message; returns the response whose id is `wanted` (null: none expected).
+  // POSTs one message; returns the response whose id is `wanted` (null: none expected), or
+  // nullopt at the deadline. An SSE answer that ends before the response is resumed with GET and
+  // Last-Event-ID after the server's retry time, as long as the deadline allows.
   std::optional<Json> post(const Json& message, const Json& wanted, Clock::time_point deadline,
                            const std::string& what) {
     std::optional<Json> answer;
@@ -131,15 +134,53 @@ struct HttpClientChannel::Impl {
         },
         options.max_message_bytes);
 
-    bool is_sse = false;
-    std::string body;
-    std::string error_text;
     httplib::Request req;
     req.method = "POST";
     req.path = endpoint.path;
     req.headers = headers(!(message.contains("method") && message["method"] == "initialize"));
     req.body = to_line(message);
     req.set_header("Content-Type", "application/json");
+    std::string body;
+    bool is_sse = exchange(req, sse, body, answer, deadline, what);
+    if (!is_sse && !body.empty()) {
+      auto parsed = rpc::parse_json_text(body);
+      if (!parsed.ok) throw ChannelClosed(what + ": the server's answer is not JSON");
+      if (parsed.value.is_array())
+        for (const auto& m : parsed.value) take(m);
+      else
+        take(parsed.value);
+    }
+    while (!answer && !wanted.is_null() && is_sse) {
+      if (sse.last_event_id().empty())
+        throw ChannelClosed(what + ": the server ended the answer stream without answering and without an event id "
+                                   "to resume from");
+      auto wait = std::chrono::milliseconds(sse.retry_ms() >= 0 ? sse.retry_ms() : 1000);
+      if (Clock::now() + wait >= deadline) {
+        std::this_thread::sleep_until(deadline);
+        return std::nullopt;
+      }
+      std::this_thread::sleep_for(wait);
+      httplib::Request resume;
+      resume.method = "GET";
+      resume.path = endpoint.path;
+      resume.headers = headers(true);
+      resume.headers.erase("Accept");
+      resume.set_header("Accept", "text/event-stream");
+      resume.set_header("Last-Event-ID", sse.last_event_id());
+      std::string ignored;
+      std::string before = sse.last_event_id();
+      is_sse = exchange(resume, sse, ignored, answer, deadline, what + " (resuming)");
+      if (!answer && sse.last_event_id() == before && Clock::now() >= deadline) return std::nullopt;
+    }
+    return answer;
+  }
+
+  // Sends one request, feeding an SSE answer to `sse` as it arrives (or collecting a JSON answer
+  // in `body`) until `answer` is set or the deadline. Returns whether the answer was SSE.
+  bool exchange(httplib::Request& req, SseParser& sse, std::string& body, const std::optional<Json>& answer,
+                Clock::time_point deadline, const std::string& what) {
+    bool is_sse = false;
+    std::string error_text;
     req.response_handler = [&](const httplib::Response& r) {
       is_sse = r.get_header_value("Content-Type").rfind("text/event-stream", 0) == 0;
       std::string sid = r.get_header_value("Mcp-Session-Id");
@@ -171,21 +212,14 @@ struct HttpClientChannel::Impl {
     auto result = c->send(req);
     if (!error_text.empty()) throw ChannelClosed(what + ": " + error_text);
     if (!result) {
-      if (answer) return answer;
-      if (Clock::now() >= deadline || result.error() == httplib::Error::Read) return std::nullopt;
+      if (answer || Clock::now() >= deadline || result.error() == httplib::Error::Read ||
+          result.error() == httplib::Error::Canceled)
+        return is_sse;
       throw ChannelClosed(fmt::format("{}: cannot reach {}: {}", what, endpoint.origin + endpoint.path,
                                       httplib::to_string(result.error())));
     }
     if (result->status >= 300) fail_http(what, result->status, body);
-    if (!is_sse && !body.empty()) {
-      auto parsed = rpc::parse_json_text(body);
-      if (!parsed.ok) throw ChannelClosed(what + ": the server's answer is not JSON");
-      if (parsed.value.is_array())
-        for (const auto& m : parsed.value) take(m);
-      else
-        take(parsed.value);
-    }
-    return answer;
+    return is_sse;
   }
 };
 

@@ -128,7 +128,12 @@ void McpSession::connect_once() {
                                               kProtocolVersion + ")");
     }
     channel->notify("notifications/initialized", nullptr);
-    Json listed = channel->request("tools/list", Json::object(), options_.timeout);
+    // MCP: no tools/list to a server that did not declare the tools capability; it then
+    // offers no tool, which a command reports.
+    bool has_tools = init.is_object() && init.contains("capabilities") && init["capabilities"].is_object() &&
+                     init["capabilities"].contains("tools") && !init["capabilities"]["tools"].is_null() &&
+                     init["capabilities"]["tools"] != false;
+    Json listed = has_tools ? channel->request("tools/list", Json::object(), options_.timeout) : Json::object();
     std::vector<std::string> names;
     if (listed.is_object() && listed.contains("tools") && listed["tools"].is_array())
       for (const auto& t : listed["tools"])
@@ -210,7 +215,7 @@ std::string McpSession::call_once(const std::string& tool, const Json& arguments
     channel = channel_;
     if (std::find(tools_.begin(), tools_.end(), tool) == tools_.end())
       throw CommandFailed(Kind::ToolError, "the agent does not offer " + tool + " (it lists " +
-                                               std::to_string(tools_.size()) + " other tools)");
+                                               std::to_string(tools_.size()) + " tools, not this one)");
     token = fmt::format("tool-{}", ++calls_);
     progress_token_ = token;
     running_id_.reset();

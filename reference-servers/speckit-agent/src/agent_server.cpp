@@ -46,7 +46,12 @@ void AgentServer::register_methods() {
     return result;
   });
   dispatcher_.on_request("ping", [](const Json&) { return Json::object(); });
-  dispatcher_.on_request("tools/list", [](const Json&) { return Json{{"tools", tool_definitions()}}; });
+  dispatcher_.on_request("tools/list", [](const Json& params) {
+    // One page holds every tool, so no cursor was ever issued: any cursor is one we do not know.
+    if (params.is_object() && params.contains("cursor"))
+      throw rpc::RpcError(rpc::kInvalidParams, "unknown cursor: this server lists every tool on one page");
+    return Json{{"tools", tool_definitions()}};
+  });
   dispatcher_.on_request("shutdown", [this](const Json&) {
     shutdown_requested_ = true;
     return Json(nullptr);
