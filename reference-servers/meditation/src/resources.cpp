@@ -69,9 +69,13 @@ Json read_resource(const NoteLibrary& library, const Json& params) {
 }  // namespace
 
 void register_resource_methods(mcpref::Dispatcher& dispatcher, NoteLibrary& library) {
-  dispatcher.on_request("resources/list", [&library](const Json&) { return list_resources(library); });
+  dispatcher.on_request("resources/list", [&library](const Json& params) {
+    refuse_cursor(params);
+    return list_resources(library);
+  });
   dispatcher.on_request("resources/read", [&library](const Json& params) { return read_resource(library, params); });
-  dispatcher.on_request("resources/templates/list", [](const Json&) {
+  dispatcher.on_request("resources/templates/list", [](const Json& params) {
+    refuse_cursor(params);
     return Json{{"resourceTemplates",
                  Json::array({{{"uriTemplate", std::string(kUriPrefix) + "{slug}"},
                                {"name", "Meditation note"},

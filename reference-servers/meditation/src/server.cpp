@@ -6,6 +6,12 @@ namespace meditation {
 
 using mcpref::Json;
 
+void refuse_cursor(const Json& params) {
+  if (params.is_object() && params.contains("cursor"))
+    throw mcpref::rpc::RpcError(mcpref::rpc::kInvalidParams, "Invalid params: unknown cursor (lists are not paginated)",
+                                Json{{"cursor", params["cursor"]}});
+}
+
 void register_methods(mcpref::Dispatcher& dispatcher, NoteLibrary& library, const ServerConfig& config) {
   dispatcher.on_request("initialize", [](const Json& params) {
     if (!params.is_null() && !params.is_object())

@@ -16,6 +16,10 @@ struct ServerConfig {
   std::chrono::milliseconds git_deadline{10000};
 };
 
+// Lists are never split into pages, so no cursor was ever issued: any cursor is refused with
+// -32602 rather than ignored (ignoring it would hide the client's mistake).
+void refuse_cursor(const mcpref::Json& params);
+
 void register_resource_methods(mcpref::Dispatcher& dispatcher, NoteLibrary& library);
 void register_tool_methods(mcpref::Dispatcher& dispatcher, NoteLibrary& library, const ServerConfig& config);
 void register_methods(mcpref::Dispatcher& dispatcher, NoteLibrary& library, const ServerConfig& config);

@@ -111,7 +111,10 @@ Json call_tool(NoteLibrary& library, const ServerConfig& config, const Json& par
 }  // namespace
 
 void register_tool_methods(mcpref::Dispatcher& dispatcher, NoteLibrary& library, const ServerConfig& config) {
-  dispatcher.on_request("tools/list", [](const Json&) { return tools_list(); });
+  dispatcher.on_request("tools/list", [](const Json& params) {
+    refuse_cursor(params);
+    return tools_list();
+  });
   dispatcher.on_request("tools/call",
                         [&library, config](const Json& params) { return call_tool(library, config, params); });
 }
