@@ -3,6 +3,7 @@
 #include "mcpref/jsonrpc.hpp"
 
 #include <boost/asio/connect.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/core.hpp>
@@ -58,6 +59,9 @@ struct WebSocketClientChannel::Impl : std::enable_shared_from_this<Impl> {
 
   WebSocketClientOptions options;
   asio::io_context io;
+  // Keeps io.run() going between messages: without it the io thread ends as soon as no
+  // operation is queued, and a frame posted later would never be written.
+  asio::executor_work_guard<asio::io_context::executor_type> keep_running = asio::make_work_guard(io);
   websocket::stream<beast::tcp_stream> ws{io};
   std::thread io_thread;
   beast::flat_buffer read_buffer;

@@ -2,6 +2,7 @@
 
 #include "build_output.hpp"
 #include "mcp_server.hpp"
+#include "mutants.hpp"
 #include "upstream_pool.hpp"
 
 #include "mcpref/atomic_file.hpp"
@@ -10,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <ostream>
 #include <thread>
@@ -91,6 +93,8 @@ int run_build(const BuildOptions& options, std::ostream& out, std::ostream& err)
       return 1;
     }
     BuildResult result = discover_and_group(config, err);
+    bool all_ok = std::all_of(result.servers.begin(), result.servers.end(), [](const ServerDiscovery& s) { return s.ok; });
+    if (mutant("any-failure-fails-build") && !all_ok) return 1;  // fault: one failure discards the others
     if (!any_server_ok(result)) {
       err << "tamamo-x-mcp: no server could be discovered; nothing written\n";
       return 1;
