@@ -59,7 +59,8 @@ void draw(WorkflowRunner& runner, const UiState& ui) {
   const auto& chosen = commands[static_cast<std::size_t>(ui.selected)];
   int about = l.menu.top + 2 + static_cast<int>(commands.size());
   if (about < l.menu.top + l.menu.height) put(about, 1, l.menu.width - 2, chosen.summary);
-  mvvline(l.menu.top, l.menu.width - 1, ACS_VLINE, l.menu.height);
+  // A plain '|': line-drawing characters depend on the terminal's character set.
+  mvvline(l.menu.top, l.menu.width - 1, '|', l.menu.height);
 
   put(l.output.top, l.output.left + 1, l.output.width - 1, "Output (log: " + runner.log().file().string() + ")");
   int rows = l.output.height - 1;
@@ -85,7 +86,7 @@ void draw(WorkflowRunner& runner, const UiState& ui) {
   if (ui.status_is_error) attroff(A_BOLD);
   put(l.help.top, 0, l.help.width,
       runner.busy() ? "c/Esc: cancel   q: cancel and quit"
-                    : "Up/Down: command  Enter: input/run  Esc: back  r: retry  q: quit");
+                    : "Up/Down: choose  Enter: run  Esc: back  r: retry  q: quit");
   refresh();
 }
 
