@@ -1,12 +1,9 @@
 #include "upstream_channel.hpp"
 
+#include "mcpref/http_client_channel.hpp"
 #include "mcpref/jsonrpc.hpp"
 #include "mcpref/stdio_client_channel.hpp"
 #include "mcpref/websocket_client_channel.hpp"
-#if __has_include("mcpref/http_client_channel.hpp")
-#include "mcpref/http_client_channel.hpp"
-#define TAMAMO_HAVE_HTTP_CLIENT 1
-#endif
 
 #include <fmt/format.h>
 
@@ -35,16 +32,11 @@ std::unique_ptr<mcpref::ClientChannel> make_channel(const UpstreamConfig& upstre
     }
     case UpstreamTransport::WebSocket:
       return std::make_unique<mcpref::WebSocketClientChannel>(mcpref::WebSocketClientOptions{upstream.url});
-    case UpstreamTransport::Http:
-#ifdef TAMAMO_HAVE_HTTP_CLIENT
-    {
+    case UpstreamTransport::Http: {
       mcpref::HttpClientOptions options;
       options.url = upstream.url;
       return std::make_unique<mcpref::HttpClientChannel>(options);
     }
-#else
-      throw mcpref::ChannelClosed("this build has no Streamable HTTP client (mcpref::HttpClientChannel)");
-#endif
   }
   throw mcpref::ChannelClosed("unknown transport");
 }

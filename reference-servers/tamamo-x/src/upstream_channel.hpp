@@ -15,7 +15,6 @@ namespace tamamo {
 
 inline constexpr const char* kUpstreamProtocol = "2024-11-05";
 
-// Throws ChannelClosed when the transport is not available in this build.
 std::unique_ptr<mcpref::ClientChannel> make_channel(const UpstreamConfig& upstream);
 
 // The versions a server may answer: the tools/list and tools/call that tamamo uses are the same

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """tamamo-x-mcp used for real: init imports a .mcp.json naming server-everything, chant and
-clariad (two of our reference servers) and the demo upstream over WebSocket; build groups every
+clariad (two of our reference servers) and the demo upstream over WebSocket and over
+Streamable HTTP; build groups every
 server's tools; mcp serves the sub-agents, and calls through them reach the right upstream tools.
 
     real_use_e2e.py --tamamo T --everything INDEX_JS --chant C --clariad C --upstream U
@@ -100,21 +101,28 @@ def main():
             fail(f"{path} does not exist")
 
     with tempfile.TemporaryDirectory() as work:
-        # The demo upstream served over WebSocket on a free port it reports on stderr.
-        ws = subprocess.Popen([args.upstream, "--transport", "websocket", "--port", "0"],
-                              stderr=subprocess.PIPE, start_new_session=True)
+        # The demo upstream served twice, over WebSocket and over Streamable HTTP, each on a free
+        # port it reports on stderr.
+        served = {}
+        for transport in ("websocket", "http"):
+            proc = subprocess.Popen([args.upstream, "--transport", transport, "--port", "0"],
+                                    stderr=subprocess.PIPE, start_new_session=True)
+            served[transport] = proc
         try:
-            ready, _, _ = select.select([ws.stderr], [], [], 10)
-            line = ws.stderr.readline().decode() if ready else ""
-            if not line.startswith("listening on port "):
-                fail(f"the WebSocket upstream did not start: {line!r}")
-            port = int(line.split()[-1])
+            ports = {}
+            for transport, proc in served.items():
+                ready, _, _ = select.select([proc.stderr], [], [], 10)
+                line = proc.stderr.readline().decode() if ready else ""
+                if not line.startswith("listening on port "):
+                    fail(f"the {transport} upstream did not start: {line!r}")
+                ports[transport] = int(line.split()[-1])
             with open(os.path.join(work, ".mcp.json"), "w") as f:
                 json.dump({"mcpServers": {
                     "everything": {"command": "node", "args": [args.everything, "stdio"]},
                     "chant": {"command": args.chant, "args": ["mcp"]},
                     "clariad": {"command": args.clariad},
-                    "demo": {"type": "websocket", "url": f"ws://127.0.0.1:{port}/mcp"},
+                    "demo": {"type": "websocket", "url": f"ws://127.0.0.1:{ports['websocket']}/mcp"},
+                    "demohttp": {"type": "http", "url": f"http://127.0.0.1:{ports['http']}/mcp"},
                 }}, f)
             run = lambda *a: subprocess.run([args.tamamo, *a], cwd=work, capture_output=True, text=True, timeout=120)
             done = run("init")
@@ -122,7 +130,7 @@ def main():
                 fail(f"init: {done.stderr}")
             with open(os.path.join(work, "tamamo-x.config.json")) as f:
                 config = json.load(f)
-            if sorted(config["mcpServers"]) != ["chant", "clariad", "demo", "everything"]:
+            if sorted(config["mcpServers"]) != ["chant", "clariad", "demo", "demohttp", "everything"]:
                 fail(f"init imported {sorted(config['mcpServers'])}")
             done = run("build", "--timeout-ms", "30000")
             if done.returncode != 0:
@@ -154,23 +162,26 @@ def main():
                 ("everything", ["add", "get-sum"], None, "7"),
                 ("chant", ["chant_status"], None, "Chant not initialized"),
                 ("demo", ["weather_forecast"], None, "Forecast for Lyon"),
+                ("demohttp", ["notes_add"], None, "Note 1 added: over http"),
             ]
             for server, names, task, expect in checks:
                 agent, tool = group_holding(built["groups"], server, names)
                 arguments = {"task": task} if task else {
                     "add": {"task": "add 3 and 4"}, "get-sum": {"task": "get-sum 3 and 4"},
                     "chant_status": {"task": "status", "data": {"tool": "chant_status", "arguments": {}}},
-                    "weather_forecast": {"task": "forecast for Lyon", "data": {"tool": "weather_forecast",
+                    "weather_forecast": {"task": "forecast for Lyon", "data": {"tool": "demo/weather_forecast",
                                                                                   "arguments": {"city": "Lyon"}}},
+                    "notes_add": {"task": "x", "data": {"tool": "demohttp/notes_add", "arguments": {"text": "over http"}}},
                 }[tool]
                 text = text_of(session.request("tools/call", {"name": agent, "arguments": arguments}, timeout=60))
-                if expect not in text or f"Tools used: {tool}" not in text:
+                if expect not in text or "Tools used: " not in text or tool not in text.split("Tools used: ")[-1]:
                     fail(f"{agent} with {arguments}: expected {expect!r} and 'Tools used: {tool}' in {text!r}")
                 print(f"call {agent} -> {server}/{tool}: ok")
             session.close()
         finally:
-            os.killpg(ws.pid, 15)
-            ws.wait(timeout=10)
+            for proc in served.values():
+                os.killpg(proc.pid, 15)
+                proc.wait(timeout=10)
     print("real_use_e2e: ok")
     return 0
 
