@@ -57,7 +57,7 @@ TEST_CASE("each step of the grouping, in order, with names and descriptions") {
     CHECK(g.description.starts_with("Specialized agent"));
     for (const auto& t : g.tools) CHECK_FALSE(t.reason.empty());
   }
-  CHECK(groups.front().description.find("Tools: fetch_url, search_web.") != std::string::npos);
+  CHECK(groups.front().description.find("Tools: search_web, fetch_url.") != std::string::npos);
 }
 
 TEST_CASE("grouping is deterministic and names stay unique") {
