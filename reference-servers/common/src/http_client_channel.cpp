@@ -77,16 +77,7 @@ struct HttpClientChannel::Impl {
         std::lock_guard lock(mutex);
         h = on_request;
       }
-      Json reply;
-      try {
-        if (!h) throw rpc::RpcError(rpc::kMethodNotFound, "Method not found: " + method);
-        reply = rpc::make_result(message["id"], h(method, params));
-      } catch (const rpc::RpcError& e) {
-        reply = rpc::make_error(message["id"], e.code(), e.what(), e.data());
-      } catch (const std::exception& e) {
-        reply = rpc::make_error(message["id"], rpc::kInternalError, e.what());
-      }
-      post_quietly(reply, deadline);
+      post_quietly(answer_server_request(h, message["id"], method, params), deadline);
     }
   }
 
@@ -256,17 +247,7 @@ Json HttpClientChannel::request(const std::string& method, const Json& params, s
   auto answer = impl_->post(message, id, deadline, method);
   if (!answer)
     throw RequestTimeout(fmt::format("no answer to {} (id {}) within {} ms", method, id.dump(), timeout.count()), id);
-  const Json& r = *answer;
-  if (r.contains("error")) {
-    const Json& e = r["error"];
-    int code = e.is_object() && e.contains("code") && e["code"].is_number_integer() ? e["code"].get<int>()
-                                                                                    : rpc::kInternalError;
-    std::string text = e.is_object() && e.contains("message") && e["message"].is_string()
-                           ? e["message"].get<std::string>()
-                           : "(error without a message)";
-    throw ServerError(code, text, e.is_object() && e.contains("data") ? e["data"] : Json());
-  }
-  Json result = r.contains("result") ? r["result"] : Json();
+  Json result = result_or_throw(*answer);
   if (method == "initialize" && result.is_object() && result.contains("protocolVersion") &&
       result["protocolVersion"].is_string()) {
     std::lock_guard lock(impl_->mutex);

@@ -210,18 +210,7 @@ void StdioClientChannel::answer_request(const Json& id, const std::string& metho
     std::lock_guard lock(mutex_);
     handler = request_handler_;
   }
-  Json reply;
-  if (!handler) {
-    reply = rpc::make_error(id, rpc::kMethodNotFound, "Method not found: " + method);
-  } else {
-    try {
-      reply = rpc::make_result(id, handler(method, params));
-    } catch (const rpc::RpcError& e) {
-      reply = rpc::make_error(id, e.code(), e.what(), e.data());
-    } catch (const std::exception& e) {
-      reply = rpc::make_error(id, rpc::kInternalError, e.what());
-    }
-  }
+  Json reply = answer_server_request(handler, id, method, params);
   try {
     write_line(reply, std::chrono::milliseconds(2000));
   } catch (const ChannelClosed&) {
@@ -281,19 +270,7 @@ Json StdioClientChannel::request(const std::string& method, const Json& params, 
   std::unique_lock lock(mutex_);
   changed_.wait_until(lock, deadline, [&] { return pending->done || !open_; });
   pending_.erase(id.dump());
-  if (pending->done) {
-    const Json& r = pending->response;
-    if (r.contains("error")) {
-      const Json& e = r["error"];
-      int code = e.is_object() && e.contains("code") && e["code"].is_number_integer() ? e["code"].get<int>()
-                                                                                      : rpc::kInternalError;
-      std::string text = e.is_object() && e.contains("message") && e["message"].is_string()
-                             ? e["message"].get<std::string>()
-                             : "(error without a message)";
-      throw ServerError(code, text, e.is_object() && e.contains("data") ? e["data"] : Json());
-    }
-    return r["result"];
-  }
+  if (pending->done) return result_or_throw(pending->response);
   if (!open_) throw ChannelClosed(closed_reason_);
   throw RequestTimeout(fmt::format("no answer to {} (id {}) within {} ms", method, id.dump(), timeout.count()), id);
 }

@@ -154,14 +154,7 @@ struct WebSocketClientChannel::Impl : std::enable_shared_from_this<Impl> {
       std::lock_guard lock(mutex);
       handler = request_handler;
     }
-    if (!handler) return rpc::make_error(id, rpc::kMethodNotFound, "Method not found: " + method);
-    try {
-      return rpc::make_result(id, handler(method, params));
-    } catch (const rpc::RpcError& e) {
-      return rpc::make_error(id, e.code(), e.what(), e.data());
-    } catch (const std::exception& e) {
-      return rpc::make_error(id, rpc::kInternalError, e.what());
-    }
+    return mcpref::answer_server_request(handler, id, method, params);
   }
 };
 
@@ -238,13 +231,7 @@ Json WebSocketClientChannel::request(const std::string& method, const Json& para
     throw RequestTimeout(fmt::format("no answer to {} within {} ms", method, timeout.count()), id);
   }
   if (pending->response.is_null()) throw ChannelClosed(impl.closed_reason);
-  const Json& response = pending->response;
-  if (response.contains("error")) {
-    const Json& error = response["error"];
-    throw ServerError(error.value("code", rpc::kInternalError), error.value("message", std::string("(no message)")),
-                      error.value("data", Json()));
-  }
-  return response.value("result", Json());
+  return result_or_throw(pending->response);
 }
 
 void WebSocketClientChannel::notify(const std::string& method, const Json& params) {

@@ -92,17 +92,25 @@ class Proxy:
         return [msg]
 
     # ---- plumbing ----
-    def pump_outbound(self):
-        for raw in self.child.stdout:
+    @staticmethod
+    def forward(lines, mutate, send, raw_out, raw_lock):
+        """Each line of `lines`: a JSON object goes through `mutate`, whatever else is copied as is."""
+        for raw in lines:
             try:
                 msg = json.loads(raw)
             except ValueError:
-                with self.out_lock:
-                    sys.stdout.buffer.write(raw)
-                    sys.stdout.flush()
+                with raw_lock:
+                    try:
+                        raw_out.write(raw)
+                        raw_out.flush()
+                    except (BrokenPipeError, ValueError):
+                        pass
                 continue
-            for out in self.outbound(msg) if isinstance(msg, dict) else [msg]:
-                self.emit(out)
+            for out in mutate(msg) if isinstance(msg, dict) else [msg]:
+                send(out)
+
+    def pump_outbound(self):
+        self.forward(self.child.stdout, self.outbound, self.emit, sys.stdout.buffer, self.out_lock)
         # The child closed its output: leave with its exit status, as the real program would.
         try:
             status = self.child.wait(timeout=5)
@@ -112,16 +120,7 @@ class Proxy:
 
     def run(self):
         threading.Thread(target=self.pump_outbound, daemon=True).start()
-        for raw in sys.stdin.buffer:
-            try:
-                msg = json.loads(raw)
-            except ValueError:
-                with self.child_lock:
-                    self.child.stdin.write(raw)
-                    self.child.stdin.flush()
-                continue
-            for out in self.inbound(msg) if isinstance(msg, dict) else [msg]:
-                self.to_child(out)
+        self.forward(sys.stdin.buffer, self.inbound, self.to_child, self.child.stdin, self.child_lock)
         with self.child_lock:
             self.child.stdin.close()
         try:

@@ -94,4 +94,12 @@ class ClientChannel {
   SentHandler sent_handler_;
 };
 
+// Shared by every channel: the result of a JSON-RPC response, or ServerError for an error
+// response (a code that is not an integer reads as -32603, a missing message is said so).
+Json result_or_throw(const Json& response);
+// The reply to a server-to-client request through `handler`: its result, the error of an
+// RpcError it throws, -32603 for any other exception, -32601 when there is no handler.
+Json answer_server_request(const ClientChannel::RequestHandler& handler, const Json& id, const std::string& method,
+                           const Json& params);
+
 }  // namespace mcpref
