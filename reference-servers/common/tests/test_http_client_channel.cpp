@@ -54,6 +54,12 @@ class FakeEndpoint {
         stream += "id: 1\ndata: " + Json{{"jsonrpc", "2.0"}, {"id", body["id"]}, {"result", {{"ok", true}}}}.dump() +
                   "\n\n";
         res.set_content(stream, "text/event-stream");
+      } else if (method == "resumable") {
+        // A priming event (id, retry, no data), then the stream ends before the answer, which
+        // only a GET with Last-Event-ID reaches.
+        res.set_content("id: ev-1\nretry: 100\ndata:\n\n", "text/event-stream");
+        std::lock_guard lock(mutex_);
+        parked_ = Json{{"jsonrpc", "2.0"}, {"id", body["id"]}, {"result", {{"resumed", true}}}};
       } else if (method == "fails") {
         res.set_content(Json{{"jsonrpc", "2.0"}, {"id", body["id"]},
                              {"error", {{"code", -32000}, {"message", "tool broke"}}}}
@@ -63,6 +69,16 @@ class FakeEndpoint {
         res.status = 500;
         res.set_content("boom", "text/plain");
       }
+    });
+    server_.Get("/mcp", [this](const httplib::Request& req, httplib::Response& res) {
+      record(req, Json());
+      std::lock_guard lock(mutex_);
+      if (req.get_header_value("Last-Event-ID") != "ev-1" || parked_.is_null()) {
+        res.status = 404;
+        return;
+      }
+      res.set_content("id: ev-2\ndata: " + parked_.dump() + "\n\n", "text/event-stream");
+      parked_ = nullptr;
     });
     server_.Delete("/mcp", [this](const httplib::Request& req, httplib::Response& res) {
       record(req, Json());
@@ -92,6 +108,7 @@ class FakeEndpoint {
   std::thread thread_;
   std::mutex mutex_;
   std::vector<Seen> seen_;
+  Json parked_;  // the answer a resumption delivers
 };
 
 }  // namespace
@@ -161,4 +178,17 @@ TEST_CASE("unusable endpoints are named", "[http]") {
   mcpref::HttpClientChannel closed_port({"http://127.0.0.1:1/mcp"});
   closed_port.open(std::chrono::seconds(1));
   CHECK_THROWS_WITH(closed_port.request("ping", nullptr, std::chrono::seconds(2)), Catch::Contains("cannot reach"));
+}
+
+TEST_CASE("an SSE answer cut off after a priming event is resumed with GET and Last-Event-ID", "[http]") {
+  FakeEndpoint endpoint;
+  mcpref::HttpClientChannel channel({endpoint.url()});
+  channel.open(std::chrono::seconds(1));
+  auto start = std::chrono::steady_clock::now();
+  Json r = channel.request("resumable", nullptr, std::chrono::seconds(5));
+  CHECK(r["resumed"] == true);
+  CHECK(std::chrono::steady_clock::now() - start >= std::chrono::milliseconds(100));  // the server's retry
+  auto seen = endpoint.seen();
+  REQUIRE(seen.size() == 2);
+  CHECK(seen[1].method == "GET");
 }
