@@ -3,6 +3,7 @@
 #include "mcpref/stop_signals.hpp"
 
 #include <cstdio>
+#include <stdexcept>
 #include <thread>
 
 namespace spectui {
@@ -12,6 +13,14 @@ int run_batch(WorkflowRunner& runner, const WorkflowCommand& command, const std:
     std::fputs((line + "\n").c_str(), stdout);
     std::fflush(stdout);
   });
+  // A command missing its required input fails before the agent is even started.
+  try {
+    build_arguments(command, input, runner.config().spec_directory);
+  } catch (const std::invalid_argument& e) {
+    runner.log().line(std::string("Error: ") + e.what());
+    runner.log().on_line({});
+    return kExitUsage;
+  }
   // SIGINT / SIGTERM cancel the running command (as the TUI's cancel key does); the session
   // then ends in order instead of leaving the agent working.
   mcpref::StopSignals signals;
