@@ -1,6 +1,7 @@
 #include "mcpref/stdio_client_channel.hpp"
 
 #include "mcpref/jsonrpc.hpp"
+#include "mcpref/spawn.hpp"
 
 #include <fmt/format.h>
 
@@ -9,11 +10,8 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace mcpref {
 
@@ -67,42 +65,20 @@ void StdioClientChannel::open(std::chrono::milliseconds) {
       ::pipe2(wake_, O_CLOEXEC) != 0)
     fail(std::string("cannot create pipes for the server: ") + std::strerror(errno));
 
-  posix_spawn_file_actions_t actions;
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawnattr_init(&attr);
-  posix_spawn_file_actions_adddup2(&actions, pin[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, pout[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, perr[1], 2);
-  if (!options_.workdir.empty()) posix_spawn_file_actions_addchdir_np(&actions, options_.workdir.c_str());
-  // Own process group (close() signals the whole group); default dispositions for the signals
-  // a client commonly ignores or catches, and nothing blocked.
-  sigset_t defaults, empty;
-  sigemptyset(&defaults);
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&defaults, sig);
-  sigemptyset(&empty);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setsigmask(&attr, &empty);
-
-  std::vector<std::string> args = options_.argv;
-  std::string shown;
-  if (args.empty()) {
-    args = {"/bin/sh", "-c", options_.command};
-    shown = options_.command;
-  } else {
-    for (const auto& a : args) shown += (shown.empty() ? "" : " ") + a;
-  }
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
+  SpawnSpec spec;
+  spec.argv = options_.argv.empty() ? std::vector<std::string>{"/bin/sh", "-c", options_.command} : options_.argv;
+  spec.workdir = options_.workdir;
+  spec.in = pin[0];
+  spec.out = pout[1];
+  spec.err = perr[1];
   pid_t pid = -1;
-  int rc = options_.argv.empty() ? ::posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ)
-                                 : ::posix_spawnp(&pid, argv[0], &actions, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  if (rc != 0) fail(fmt::format("cannot start the server `{}`: {}", shown, std::strerror(rc)));
+  try {
+    pid = spawn_in_new_group(spec);
+  } catch (const SpawnError& e) {
+    std::string shown = options_.command;
+    for (const auto& a : options_.argv) shown += (shown.empty() ? "" : " ") + a;
+    fail(fmt::format("cannot start the server `{}`: {}", shown, std::strerror(e.error_number())));
+  }
 
   close_fd(pin[0]);
   close_fd(pout[1]);

@@ -1,16 +1,15 @@
 #include "run_with_deadline.hpp"
 
+#include "mcpref/spawn.hpp"
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace meditation {
 
@@ -22,54 +21,26 @@ RunResult run_with_deadline(const std::vector<std::string>& argv, const std::fil
                             const std::map<std::string, std::string>& extra_env, std::chrono::milliseconds deadline,
                             std::size_t max_output) {
   RunResult r;
-  if (argv.empty()) {
-    r.output = "no program given";
-    return r;
-  }
   int out[2];
   if (::pipe2(out, O_CLOEXEC) != 0) {
     r.output = std::string("pipe: ") + std::strerror(errno);
     return r;
   }
-  std::vector<std::string> env;
-  for (char** e = environ; *e; ++e) {
-    std::string kv(*e);
-    if (!extra_env.count(kv.substr(0, kv.find('=')))) env.push_back(std::move(kv));
-  }
-  for (const auto& [k, v] : extra_env) env.push_back(k + "=" + v);
-  std::vector<char*> envp, args;
-  for (auto& s : env) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argv_copy = argv;
-  for (auto& a : argv_copy) args.push_back(a.data());
-  args.push_back(nullptr);
-
-  posix_spawn_file_actions_t fa;
-  posix_spawnattr_t attr;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawnattr_init(&attr);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-  posix_spawn_file_actions_adddup2(&fa, out[1], 2);
-  posix_spawn_file_actions_addchdir_np(&fa, cwd.c_str());
-  sigset_t defaults, empty;
-  sigemptyset(&defaults);
-  for (int sig : {SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD}) sigaddset(&defaults, sig);
-  sigemptyset(&empty);
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK);
-  posix_spawnattr_setpgroup(&attr, 0);
-  posix_spawnattr_setsigdefault(&attr, &defaults);
-  posix_spawnattr_setsigmask(&attr, &empty);
+  mcpref::SpawnSpec spec;
+  spec.argv = argv;
+  spec.workdir = cwd.string();
+  spec.out = spec.err = out[1];  // stdin stays /dev/null: nothing may wait for a person
+  spec.extra_env = extra_env;
   pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, args[0], &fa, &attr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&fa);
-  posix_spawnattr_destroy(&attr);
-  ::close(out[1]);
-  if (rc != 0) {
+  try {
+    pid = mcpref::spawn_in_new_group(spec);
+  } catch (const mcpref::SpawnError& e) {
     ::close(out[0]);
-    r.output = "cannot start " + argv[0] + ": " + std::strerror(rc);
+    ::close(out[1]);
+    r.output = e.what();
     return r;
   }
+  ::close(out[1]);
   r.started = true;
   auto until = Clock::now() + deadline;
   char buf[4096];
