@@ -26,7 +26,8 @@ class Screen:
         self.socket, self.name = socket, name
 
     def tmux(self, *args, check=True):
-        return subprocess.run(["tmux", "-L", self.socket, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        # -f /dev/null: no user configuration can change keys or the terminal type.
+        return subprocess.run(["tmux", "-L", self.socket, "-f", "/dev/null", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                               text=True, timeout=10, check=check)
 
     def text(self):
@@ -80,7 +81,8 @@ def main():
         return path
 
     def run_line(cfg):
-        return f"{args.spec_tui} --config {cfg}; echo EXITED=$?; sleep 60"
+        # TERM=screen: its terminfo entry ships with ncurses-base everywhere, unlike tmux-256color.
+        return f"TERM=screen {args.spec_tui} --config {cfg}; echo EXITED=$?; sleep 60"
 
     try:
         s = start(socket, "ui", run_line(config("ok.toml", 10, 400)))
