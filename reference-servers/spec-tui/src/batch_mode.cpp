@@ -2,6 +2,8 @@
 
 #include "mcpref/stop_signals.hpp"
 
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 #include <thread>
@@ -21,11 +23,18 @@ int run_batch(WorkflowRunner& runner, const WorkflowCommand& command, const std:
     runner.log().on_line({});
     return kExitUsage;
   }
-  // SIGINT / SIGTERM cancel the running command (as the TUI's cancel key does); the session
-  // then ends in order instead of leaving the agent working.
+  // SIGINT / SIGTERM cancel the running command (as the TUI's cancel key does), so the session
+  // can end in order; if that has not happened within kGraceAfterSignal (nothing was running,
+  // or the agent does not answer the cancel), the connection is closed so nothing waits longer.
+  constexpr auto kGraceAfterSignal = std::chrono::milliseconds(300);
   mcpref::StopSignals signals;
+  std::atomic<bool> done{false};
   std::thread watcher([&] {
-    if (signals.wait() != 0) runner.cancel();
+    if (signals.wait() == 0) return;
+    runner.cancel();
+    auto until = std::chrono::steady_clock::now() + kGraceAfterSignal;
+    while (!done && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    if (!done) runner.abort();
   });
   int status = kExitOk;
   RunOutcome connected = runner.connect();
@@ -35,6 +44,7 @@ int run_batch(WorkflowRunner& runner, const WorkflowCommand& command, const std:
     RunOutcome out = runner.run(command, input);
     if (!out.ok) status = out.kind == CommandFailed::Kind::InvalidInput ? kExitUsage : kExitCommandFailed;
   }
+  done = true;
   runner.finish();
   signals.cancel();
   watcher.join();

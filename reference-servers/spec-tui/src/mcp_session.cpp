@@ -82,6 +82,12 @@ void McpSession::connect() {
       return connect_once();
     } catch (const CommandFailed& e) {
       drop_channel();
+      bool aborted;
+      {
+        std::lock_guard lock(mutex_);
+        aborted = aborted_;
+      }
+      if (aborted) throw CommandFailed(Kind::Cancelled, "interrupted");
       auto delay = e.recoverable() ? backoff.next() : std::nullopt;
       if (!delay || backoff.retries() > options_.retries) throw;
       log_.line(fmt::format("Retrying the connection ({} of {}) in {} ms: {}", backoff.retries(), options_.retries,
@@ -113,6 +119,18 @@ void McpSession::connect_once() {
     std::lock_guard lock(mutex_);
     running_id_ = id;
   });
+  {
+    std::lock_guard lock(mutex_);
+    if (aborted_) throw CommandFailed(Kind::Cancelled, "interrupted");
+    connecting_ = channel;
+  }
+  struct Clear {
+    McpSession* s;
+    ~Clear() {
+      std::lock_guard lock(s->mutex_);
+      s->connecting_.reset();
+    }
+  } clear{this};
   try {
     channel->open(options_.timeout);
     Json init = channel->request("initialize",
@@ -196,7 +214,8 @@ std::string McpSession::call_tool(const std::string& tool, const Json& arguments
       bool cancelled;
       {
         std::lock_guard lock(mutex_);
-        cancelled = cancel_requested_;
+        cancelled = cancel_requested_ || aborted_;
+        if (aborted_) throw CommandFailed(Kind::Cancelled, "interrupted");
       }
       auto delay = e.recoverable() && !cancelled ? backoff.next() : std::nullopt;
       if (!delay || backoff.retries() > options_.retries) throw;
@@ -301,6 +320,16 @@ void McpSession::shutdown() {
     }
   }
   channel->close(std::chrono::milliseconds(1000));
+}
+
+void McpSession::abort() {
+  std::shared_ptr<mcpref::ClientChannel> channel;
+  {
+    std::lock_guard lock(mutex_);
+    aborted_ = true;
+    channel = channel_ ? channel_ : connecting_;
+  }
+  if (channel) channel->close(std::chrono::milliseconds(200));
 }
 
 }  // namespace spectui

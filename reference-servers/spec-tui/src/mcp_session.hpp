@@ -71,6 +71,9 @@ class McpSession {
   bool cancel();
   // shutdown request, then the exit notification, then the channel is closed. Never throws.
   void shutdown();
+  // From any thread (a signal): closes the connection, even one still being made, so whatever
+  // waits on it ends now; no retry follows. The session is unusable afterwards.
+  void abort();
 
  private:
   void connect_once();
@@ -84,6 +87,8 @@ class McpSession {
 
   mutable std::mutex mutex_;  // guards everything below
   std::shared_ptr<mcpref::ClientChannel> channel_;
+  std::shared_ptr<mcpref::ClientChannel> connecting_;  // during the handshake
+  bool aborted_ = false;
   std::vector<std::string> tools_;
   std::string server_;
   long long calls_ = 0;

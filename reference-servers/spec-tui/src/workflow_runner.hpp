@@ -39,6 +39,8 @@ class WorkflowRunner {
   bool cancel();
   // Ends the session (shutdown, exit). Idempotent.
   void finish();
+  // From another thread: ends the connection now (see McpSession::abort).
+  void abort() { session_.abort(); }
 
   bool busy() const { return busy_; }
   ProgressModel progress() const;
