@@ -1,6 +1,7 @@
 #include "interactive.hpp"
 
 #include "commands.hpp"
+#include "stop_signal.hpp"
 
 #include <editline/readline.h>
 
@@ -39,7 +40,10 @@ int run_interactive(NotesClient& client, const std::string& history_file) {
   std::cout << "project_chat: type help for the commands; the server starts on first use.\n";
   for (;;) {
     char* raw = readline("project_chat> ");
-    if (!raw) break;  // end of input
+    if (!raw || stop_requested()) {  // end of input, or a stop signal: leave in order
+      std::free(raw);
+      break;
+    }
     std::string line = trim(raw);
     std::free(raw);
     if (line.empty()) continue;

@@ -1,9 +1,9 @@
 #include "stop_signal.hpp"
 
+#include "mcpref/stop_signals.hpp"
+
 #include <condition_variable>
-#include <csignal>
 #include <mutex>
-#include <pthread.h>
 #include <thread>
 
 namespace project_chat {
@@ -14,30 +14,19 @@ std::mutex g_mutex;
 std::condition_variable g_changed;
 int g_signal = 0;
 
-sigset_t stop_set() {
-  sigset_t set;
-  sigemptyset(&set);
-  sigaddset(&set, SIGINT);
-  sigaddset(&set, SIGTERM);
-  sigaddset(&set, SIGHUP);
-  return set;
-}
-
 }  // namespace
 
 void install_stop_signals() {
-  sigset_t set = stop_set();
-  pthread_sigmask(SIG_BLOCK, &set, nullptr);
-  std::thread([set] {
-    int sig = 0;
-    while (sigwait(&set, &sig) != 0) {
-    }
+  // Lives as long as the process (never destroyed: the waiting thread below uses it to the end).
+  auto* signals = new mcpref::StopSignals();
+  std::thread([signals] {
+    int sig = signals->wait();
     {
       std::lock_guard lock(g_mutex);
       g_signal = sig;
     }
     g_changed.notify_all();
-  }).detach();  // lives as long as the process; it holds nothing that needs cleaning up
+  }).detach();
 }
 
 bool stop_requested() {

@@ -6,8 +6,8 @@
 
 namespace project_chat {
 
-// Blocks the three signals in this thread (and so in every thread started after it) and waits
-// for them on a thread of its own. Call once, first thing in main().
+// Catches the three signals (mcpref::StopSignals) and notes the first on a thread of its own.
+// Call once, first thing in main().
 void install_stop_signals();
 
 // True once a stop signal came.
