@@ -213,8 +213,8 @@ TEST_CASE("stdio channel: close ends a cooperative server by closing its stdin",
   ch.open(milliseconds(1000));
   pid_t pid = ch.pid();
   auto start = Clock::now();
-  ch.close(milliseconds(1000));
-  CHECK(ms_since(start) < 900);
+  ch.close(milliseconds(3000));
+  CHECK(ms_since(start) < 2500);  // well before the grace ran out: no signal was needed
   CHECK_FALSE(alive(pid));
   CHECK(ch.stderr_tail().find("TERM") == std::string::npos);
   ch.close(milliseconds(1000));  // twice is fine
