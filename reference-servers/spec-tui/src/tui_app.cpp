@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <thread>
+#include <vector>
 
 namespace spectui {
 
@@ -63,10 +64,20 @@ void draw(WorkflowRunner& runner, const UiState& ui) {
   mvvline(l.menu.top, l.menu.width - 1, '|', l.menu.height);
 
   put(l.output.top, l.output.left + 1, l.output.width - 1, "Output (log: " + runner.log().file().string() + ")");
-  int rows = l.output.height - 1;
-  auto lines = runner.log().tail(static_cast<std::size_t>(std::max(rows, 0)));
-  for (int i = 0; i < static_cast<int>(lines.size()); ++i)
-    put(l.output.top + 1 + i, l.output.left + 1, l.output.width - 1, lines[static_cast<std::size_t>(i)]);
+  // Long lines (results, errors) wrap, so nothing is cut off; the newest rows stay visible.
+  int rows = std::max(l.output.height - 1, 0);
+  std::size_t width = static_cast<std::size_t>(std::max(l.output.width - 2, 1));
+  std::vector<std::string> wrapped;
+  for (const auto& line : runner.log().tail(static_cast<std::size_t>(rows))) {
+    std::size_t at = 0;
+    do {
+      wrapped.push_back(line.substr(at, width));
+      at += width;
+    } while (at < line.size());
+  }
+  std::size_t first = wrapped.size() > static_cast<std::size_t>(rows) ? wrapped.size() - static_cast<std::size_t>(rows) : 0;
+  for (std::size_t i = first; i < wrapped.size(); ++i)
+    put(l.output.top + 1 + static_cast<int>(i - first), l.output.left + 1, l.output.width - 1, wrapped[i]);
 
   std::string label = chosen.input_label[0] ? chosen.input_label : "(no input: Enter runs)";
   std::string field = label + ": " + ui.input;

@@ -111,6 +111,9 @@ def main():
         check(f"the progress message text shows ({sorted(messages)})", "Deriving functional requirements" in messages, screen)
         _, screen = s.wait_for("the result", r"Specification created successfully at .*spec\.md")
         check("the bar ends full", re.search(r"Progress \[#+\]\s+100%", screen) is not None, screen)
+        check("the long result line wraps in the output panel instead of being cut",
+              re.search(r"\|\s+\S*2 functional requirement\(s\), 1 open question\(s\)", screen) is not None or
+              re.search(r"\| .*1 open question\(s\)", screen) is not None, screen)
 
         s.tmux("resize-window", "-t", "ui", "-x", "60", "-y", "16")
         _, screen = s.wait_for("layout after shrinking to 60x16", r"> specify")
