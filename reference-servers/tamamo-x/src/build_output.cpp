@@ -2,7 +2,6 @@
 
 #include "config.hpp"
 
-#include "mcpref/atomic_file.hpp"
 
 #include <fmt/format.h>
 
@@ -71,15 +70,7 @@ std::vector<Group> groups_from_json(const Json& document, const std::string& whe
 }
 
 std::vector<Group> load_groups(const std::filesystem::path& file) {
-  std::string text;
-  try {
-    text = mcpref::read_file_limited(file, 16u << 20);
-  } catch (const std::exception& e) {
-    throw ConfigError(fmt::format("{}: cannot read: {} (run `tamamo-x-mcp build` first)", file.string(), e.what()));
-  }
-  Json document = Json::parse(text, nullptr, false);
-  if (document.is_discarded()) throw ConfigError(file.string() + ": not valid JSON");
-  return groups_from_json(document, file.string());
+  return groups_from_json(read_json_file(file, 16u << 20, "run `tamamo-x-mcp build` first"), file.string());
 }
 
 }  // namespace tamamo

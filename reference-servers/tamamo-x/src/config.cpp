@@ -123,16 +123,20 @@ Config parse_config(const Json& document, const std::string& where) {
   return config;
 }
 
-Config load_config(const std::filesystem::path& file) {
+Json read_json_file(const std::filesystem::path& file, std::size_t max_bytes, const std::string& hint) {
   std::string text;
   try {
-    text = mcpref::read_file_limited(file, 4u << 20);
+    text = mcpref::read_file_limited(file, max_bytes);
   } catch (const std::exception& e) {
-    throw ConfigError(fmt::format("{}: cannot read: {} (run `tamamo-x-mcp init` first)", file.string(), e.what()));
+    throw ConfigError(fmt::format("{}: cannot read: {}{}", file.string(), e.what(), hint.empty() ? "" : " (" + hint + ")"));
   }
   Json document = Json::parse(text, nullptr, false);
-  if (document.is_discarded()) throw ConfigError(fmt::format("{}: not valid JSON", file.string()));
-  Config config = parse_config(document, file.string());
+  if (document.is_discarded()) throw ConfigError(file.string() + ": not valid JSON");
+  return document;
+}
+
+Config load_config(const std::filesystem::path& file) {
+  Config config = parse_config(read_json_file(file, 4u << 20, "run `tamamo-x-mcp init` first"), file.string());
   // A rules file is named relative to the configuration, wherever tamamo runs from.
   if (!config.grouping.rules_file.empty() && std::filesystem::path(config.grouping.rules_file).is_relative()) {
     config.grouping.rules_file = (file.parent_path() / config.grouping.rules_file).string();

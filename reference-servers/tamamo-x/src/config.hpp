@@ -56,6 +56,10 @@ struct Config {
 UpstreamConfig parse_upstream(const std::string& name, const mcpref::Json& entry, const std::string& where);
 Config parse_config(const mcpref::Json& document, const std::string& where);
 Config load_config(const std::filesystem::path& file);
+
+// Reads and parses a JSON file of at most `max_bytes` (symlinks refused). ConfigError names the
+// file; `hint` is added when it cannot be read (for example which command creates it).
+mcpref::Json read_json_file(const std::filesystem::path& file, std::size_t max_bytes, const std::string& hint);
 mcpref::Json config_to_json(const Config& config);
 
 // "NAME=SHELL COMMAND" (from --server) and "NAME=[\"argv\", ...]" (from --server-argv).

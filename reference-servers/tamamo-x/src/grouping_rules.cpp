@@ -2,7 +2,6 @@
 
 #include "config.hpp"
 
-#include "mcpref/atomic_file.hpp"
 
 #include <fmt/format.h>
 
@@ -67,15 +66,7 @@ Rules parse_rules(const Json& document, const std::string& where) {
 }
 
 Rules load_rules(const std::filesystem::path& file) {
-  std::string text;
-  try {
-    text = mcpref::read_file_limited(file, 1u << 20);
-  } catch (const std::exception& e) {
-    throw ConfigError(fmt::format("{}: cannot read the rules file: {}", file.string(), e.what()));
-  }
-  Json document = Json::parse(text, nullptr, false);
-  if (document.is_discarded()) throw ConfigError(file.string() + ": not valid JSON");
-  return parse_rules(document, file.string());
+  return parse_rules(read_json_file(file, 1u << 20, "the grouping rules file"), file.string());
 }
 
 }  // namespace tamamo

@@ -17,9 +17,7 @@ namespace {
 // The servers of .mcp.json that tamamo can reach; each one it cannot (an SSE-only server, a
 // broken entry) is skipped with a warning naming it, so one odd entry does not block init.
 std::vector<UpstreamConfig> import_mcp_json(const std::filesystem::path& file, std::ostream& err) {
-  std::string text = mcpref::read_file_limited(file, 4u << 20);
-  Json document = Json::parse(text, nullptr, false);
-  if (document.is_discarded()) throw ConfigError(file.string() + ": not valid JSON");
+  Json document = read_json_file(file, 4u << 20, "");
   auto servers = document.find("mcpServers");
   if (servers == document.end() || !servers->is_object()) {
     throw ConfigError(file.string() + ": 'mcpServers' must be an object (name -> server)");
