@@ -235,7 +235,10 @@ Json WebSocketClientChannel::request(const std::string& method, const Json& para
 }
 
 void WebSocketClientChannel::notify(const std::string& method, const Json& params) {
-  if (!is_open()) throw ChannelClosed(impl_->closed_reason.empty() ? "not connected" : impl_->closed_reason);
+  {
+    std::lock_guard lock(impl_->mutex);
+    if (!impl_->open) throw ChannelClosed(impl_->closed_reason.empty() ? "not connected" : impl_->closed_reason);
+  }
   Json message = {{"jsonrpc", "2.0"}, {"method", method}};
   if (!params.is_null()) message["params"] = params;
   impl_->post_frame(message);
