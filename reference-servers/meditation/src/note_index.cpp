@@ -37,6 +37,7 @@ std::shared_ptr<const NoteIndex> NoteIndex::scan(const fs::path& root, const Sca
   fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, ec);
   if (ec) throw std::runtime_error(fmt::format("cannot read the notes folder {}: {}", root.string(), ec.message()));
   std::vector<std::pair<fs::path, std::uintmax_t>> files;
+  std::uintmax_t total = 0;
   for (; it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (ec) {
       index->skipped_.push_back(fmt::format("{}: {}", it->path().string(), ec.message()));
@@ -69,14 +70,24 @@ std::shared_ptr<const NoteIndex> NoteIndex::scan(const fs::path& root, const Sca
       index->skipped_.push_back(fmt::format("{}: {} bytes, over the {}-byte limit", rel.string(), size, limits.max_note_bytes));
       continue;
     }
-    if (files.size() >= limits.max_notes) {
-      index->skipped_.push_back(fmt::format("{}: over the limit of {} notes", rel.string(), limits.max_notes));
-      continue;
-    }
     files.emplace_back(rel, size);
   }
-  // Path order decides which of two notes with the same slug gets the plain one.
+  // Path order decides which of two notes with the same slug gets the plain one, and which notes
+  // are left out past the limits (the same ones every time, whatever order the folder lists).
   std::sort(files.begin(), files.end());
+  std::size_t kept = 0;
+  for (const auto& [rel, size] : files) {
+    if (kept >= limits.max_notes)
+      index->skipped_.push_back(fmt::format("{}: over the limit of {} notes", rel.string(), limits.max_notes));
+    else if (total + size > limits.max_total_bytes)
+      index->skipped_.push_back(
+          fmt::format("{}: over the total limit of {} bytes of notes", rel.string(), limits.max_total_bytes));
+    else {
+      files[kept++] = {rel, size};
+      total += size;
+    }
+  }
+  files.resize(kept);
   std::set<std::string> taken;
   for (const auto& [rel, size] : files) {
     std::string text;

@@ -19,6 +19,9 @@ namespace meditation {
 struct ScanLimits {
   std::uintmax_t max_note_bytes = 1u << 20;  // larger files are skipped (and said so)
   std::size_t max_notes = 100000;
+  // The index keeps every note's text in memory for search: past this total, further notes are
+  // skipped (and said so) rather than letting a huge folder exhaust memory.
+  std::uintmax_t max_total_bytes = 512u << 20;
   int max_depth = 16;  // folder levels below the notes folder
 };
 

@@ -129,3 +129,20 @@ TEST_CASE("readers see the whole old index or the whole new one while rescans ru
   CHECK(bad == 0);
   CHECK(reads > 0);
 }
+
+TEST_CASE("past the note count or the total size, further notes are skipped and said so", "[index]") {
+  NotesFolder f;
+  for (int i = 0; i < 5; ++i) f.write("n" + std::to_string(i) + ".md", std::string(100, 'x'));
+  ScanLimits few;
+  few.max_notes = 3;
+  auto by_count = NoteIndex::scan(f.path(), few);
+  REQUIRE(by_count->notes().size() == 3);
+  CHECK(by_count->notes()[2].slug == "n2");  // the first three in path order, every time
+  CHECK(by_count->skipped().size() == 2);
+  ScanLimits small;
+  small.max_total_bytes = 250;
+  auto by_size = NoteIndex::scan(f.path(), small);
+  CHECK(by_size->notes().size() == 2);
+  REQUIRE(by_size->skipped().size() == 3);
+  CHECK_THAT(by_size->skipped()[0], Catch::Contains("over the total limit of 250 bytes"));
+}
