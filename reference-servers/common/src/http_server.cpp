@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <mutex>
 #include <random>
-#include <set>
+#include <map>
 #include <stdexcept>
 
 namespace mcpref {
@@ -44,13 +44,36 @@ struct HttpServer::Impl {
   httplib::Server server;
   std::mutex dispatch_mutex;  // one message at a time: handlers need not be reentrant
   std::mutex sessions_mutex;
-  std::set<std::string> sessions;
+  std::map<std::string, std::string> sessions;  // id -> the protocol version it negotiated
 
   Impl(Dispatcher& d, NetworkOptions o) : dispatcher(d), options(std::move(o)) {}
 
   bool session_known(const std::string& id) {
     std::lock_guard lock(sessions_mutex);
     return sessions.count(id) > 0;
+  }
+
+  std::string session_version(const std::string& id) {
+    std::lock_guard lock(sessions_mutex);
+    auto it = sessions.find(id);
+    return it == sessions.end() ? "" : it->second;
+  }
+
+  // Each element on its own, so the dispatcher's batch setting (a stdio notion: one session per
+  // process) does not leak from one HTTP session into another.
+  std::optional<Json> dispatch_batch(const Json& batch) {
+    if (batch.empty()) return rpc::make_error(nullptr, rpc::kInvalidRequest, "Invalid Request: empty batch");
+    Json replies = Json::array();
+    std::lock_guard lock(dispatch_mutex);
+    for (const Json& element : batch) {
+      if (element.is_array()) {
+        replies.push_back(rpc::make_error(nullptr, rpc::kInvalidRequest, "Invalid Request: nested batch"));
+      } else if (auto reply = dispatcher.handle_value(element)) {
+        replies.push_back(*reply);
+      }
+    }
+    if (replies.empty()) return std::nullopt;
+    return replies;
   }
 
   bool any_session() {
@@ -101,14 +124,21 @@ struct HttpServer::Impl {
     }
 
     std::optional<Json> reply;
-    {
+    if (parsed.value.is_array()) {
+      // Batches belong to the session's protocol version: only 2025-03-26 has them.
+      if (session_version(session) != "2025-03-26") {
+        return json_reply(res, 400, rpc::make_error(nullptr, rpc::kInvalidRequest,
+                                                    "Invalid Request: batches are not part of this protocol version"));
+      }
+      reply = dispatch_batch(parsed.value);
+    } else {
       std::lock_guard lock(dispatch_mutex);
       reply = dispatcher.handle_value(parsed.value);
     }
     if (opens_session && reply && reply->contains("result")) {
       session = new_session_id();
       std::lock_guard lock(sessions_mutex);
-      sessions.insert(session);
+      sessions[session] = reply->at("result").value("protocolVersion", std::string());
       res.set_header("Mcp-Session-Id", session);
     }
     if (!reply) {

@@ -16,10 +16,14 @@ const std::vector<std::string>& supported_protocol_versions() {
 }
 
 void register_mcp_methods(mcpref::Dispatcher& dispatcher, const SubAgents& agents) {
-  dispatcher.on_request("initialize", [](const Json& params) {
+  dispatcher.on_request("initialize", [&dispatcher](const Json& params) {
     // The tool list is fixed by `build`, so it never changes while we serve.
     bool list_changed = mutant("list-changed-true");
-    return Json{{"protocolVersion", mcpref::negotiate_protocol_version(params, supported_protocol_versions())},
+    std::string version = mcpref::negotiate_protocol_version(params, supported_protocol_versions());
+    // JSON-RPC batches exist in 2025-03-26 only. Over stdio a process serves one session, so the
+    // session's version decides; the HTTP server end decides per session itself.
+    dispatcher.set_batch_support(version == "2025-03-26");
+    return Json{{"protocolVersion", version},
                 {"capabilities", {{"tools", {{"listChanged", list_changed}}}}},
                 {"serverInfo", {{"name", "tamamo-x-mcp"}, {"version", kVersion}}}};
   });
