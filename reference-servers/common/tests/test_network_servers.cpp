@@ -135,3 +135,27 @@ TEST_CASE("WebSocket client: a stopped server fails waiting requests; bad URLs a
   CHECK(mcpref::parse_websocket_url("ws://[::1]:8080/x").host == "::1");
   CHECK_THROWS(mcpref::parse_websocket_url("ws://host:port/x"));
 }
+
+TEST_CASE("HTTP: a batch is answered only in a session that negotiated 2025-03-26") {
+  const char* batch = R"([{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","method":"note"},{"jsonrpc":"2.0","id":"b","method":"ping"}])";
+  for (std::string version : {"2025-03-26", "2025-06-18"}) {
+    mcpref::Dispatcher d;
+    d.on_request("initialize", [version](const Json&) { return Json{{"protocolVersion", version}}; });
+    d.on_request("ping", [](const Json&) { return Json::object(); });
+    Running<mcpref::HttpServer> server(d);
+    httplib::Client client("127.0.0.1", server.port());
+    std::string session = client.Post("/mcp", kInit, "application/json")->get_header_value("Mcp-Session-Id");
+    auto res = client.Post("/mcp", {{"Mcp-Session-Id", session}}, batch, "application/json");
+    REQUIRE(res);
+    if (version == "2025-03-26") {
+      CHECK(res->status == 200);
+      Json replies = Json::parse(res->body);
+      REQUIRE(replies.size() == 2);
+      CHECK(replies[0]["id"] == "a");
+      CHECK(replies[1]["id"] == "b");
+    } else {
+      CHECK(res->status == 400);
+      CHECK(Json::parse(res->body)["error"]["code"] == -32600);
+    }
+  }
+}
