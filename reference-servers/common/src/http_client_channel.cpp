@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <httplib.h>
 
+#include <condition_variable>
 #include <optional>
 #include <regex>
 #include <thread>
@@ -38,6 +39,12 @@ struct HttpClientChannel::Impl {
   long long next_id = 1;
   NotificationHandler on_notification;
   RequestHandler on_request;
+
+  // The standalone GET stream, on which a server sends requests and notifications of its own.
+  std::thread stream_thread;
+  std::condition_variable stream_wake;
+  bool stream_stopping = false;
+  httplib::Client* stream_client = nullptr;  // the GET in flight (guarded by mutex), to stop it
 
   std::unique_ptr<httplib::Client> client(Clock::time_point deadline) const {
     auto c = std::make_unique<httplib::Client>(endpoint.origin);
@@ -89,6 +96,71 @@ struct HttpClientChannel::Impl {
       c->Post(endpoint.path, headers(true), to_line(message), "application/json");
     } catch (const std::exception&) {
     }
+  }
+
+  // Keeps a GET stream open while the channel is: every event is routed like those on a POST
+  // answer. An ended stream is reopened after the server's retry time (from the last event id);
+  // 404 (session gone) or 405 (the server offers no stream) end it for good.
+  void run_stream() {
+    SseParser sse(
+        [&](const SseEvent& e) {
+          if (e.event != "message") return;
+          auto parsed = rpc::parse_json_text(e.data);
+          if (parsed.ok) route(parsed.value, Clock::now() + std::chrono::seconds(10));
+        },
+        options.max_message_bytes);
+    for (;;) {
+      httplib::Client c(endpoint.origin);
+      c.set_connection_timeout(5, 0);
+      c.set_read_timeout(300, 0);  // an idle stream is reopened every 5 minutes at the latest
+      httplib::Headers h = headers(true);
+      h.erase("Accept");
+      h.emplace("Accept", "text/event-stream");
+      if (!sse.last_event_id().empty()) h.emplace("Last-Event-ID", sse.last_event_id());
+      {
+        std::lock_guard lock(mutex);
+        if (stream_stopping || !open) return;
+        stream_client = &c;
+      }
+      int status = 0;
+      auto result = c.Get(
+          endpoint.path, h,
+          [&](const httplib::Response& r) {
+            status = r.status;
+            return r.status == 200;
+          },
+          [&](const char* data, size_t len) {
+            try {
+              sse.feed(std::string_view(data, len));
+            } catch (const std::exception&) {
+              return false;
+            }
+            std::lock_guard lock(mutex);
+            return !stream_stopping;
+          });
+      std::unique_lock lock(mutex);
+      stream_client = nullptr;
+      if (stream_stopping || !open || status == 404 || status == 405) return;
+      auto wait = std::chrono::milliseconds(sse.retry_ms() >= 0 ? sse.retry_ms() : 1000);
+      stream_wake.wait_for(lock, wait, [&] { return stream_stopping || !open; });
+    }
+  }
+
+  void start_stream() {
+    std::lock_guard lock(mutex);
+    if (stream_thread.joinable() || !open) return;
+    stream_stopping = false;
+    stream_thread = std::thread([this] { run_stream(); });
+  }
+
+  void stop_stream() {
+    {
+      std::lock_guard lock(mutex);
+      stream_stopping = true;
+      if (stream_client) stream_client->stop();
+    }
+    stream_wake.notify_all();
+    if (stream_thread.joinable()) stream_thread.join();
   }
 
   [[noreturn]] void fail_http(const std::string& what, int status, const std::string& body) {
@@ -265,6 +337,8 @@ void HttpClientChannel::notify(const std::string& method, const Json& params) {
   Json message = {{"jsonrpc", "2.0"}, {"method", method}};
   if (!params.is_null()) message["params"] = params;
   impl_->post(message, Json(), Clock::now() + std::chrono::seconds(10), method);
+  // Once the session is initialized the server may talk first: listen on a GET stream.
+  if (method == "notifications/initialized") impl_->start_stream();
 }
 
 void HttpClientChannel::on_notification(NotificationHandler handler) {
@@ -289,14 +363,16 @@ std::string HttpClientChannel::session_id() const {
 
 void HttpClientChannel::close(std::chrono::milliseconds grace) {
   std::string sid;
+  bool was_open;
   {
     std::lock_guard lock(impl_->mutex);
-    if (!impl_->open) return;
+    was_open = impl_->open;
     impl_->open = false;
-    impl_->closed_reason = "the HTTP channel was closed";
+    if (was_open) impl_->closed_reason = "the HTTP channel was closed";
     sid = impl_->session_id;
   }
-  if (sid.empty()) return;
+  impl_->stop_stream();  // also after the server ended the session: the thread must be joined
+  if (!was_open || sid.empty()) return;
   try {
     auto c = impl_->client(Clock::now() + grace);
     c->Delete(impl_->endpoint.path, impl_->headers(true));

@@ -73,12 +73,17 @@ class FakeEndpoint {
     server_.Get("/mcp", [this](const httplib::Request& req, httplib::Response& res) {
       record(req, Json());
       std::lock_guard lock(mutex_);
-      if (req.get_header_value("Last-Event-ID") != "ev-1" || parked_.is_null()) {
-        res.status = 404;
-        return;
+      if (req.get_header_value("Last-Event-ID") == "ev-1" && !parked_.is_null()) {
+        res.set_content("id: ev-2\ndata: " + parked_.dump() + "\n\n", "text/event-stream");
+        parked_ = nullptr;
+      } else if (!req.has_header("Last-Event-ID") && !req.get_header_value("Mcp-Session-Id").empty() && !pushed_) {
+        // The standalone stream: the server asks something of its own, once.
+        pushed_ = true;
+        res.set_content("id: g-1\ndata: " + Json{{"jsonrpc", "2.0"}, {"id", "g1"}, {"method", "ping"}}.dump() + "\n\n",
+                        "text/event-stream");
+      } else {
+        res.status = 405;
       }
-      res.set_content("id: ev-2\ndata: " + parked_.dump() + "\n\n", "text/event-stream");
-      parked_ = nullptr;
     });
     server_.Delete("/mcp", [this](const httplib::Request& req, httplib::Response& res) {
       record(req, Json());
@@ -109,6 +114,7 @@ class FakeEndpoint {
   std::mutex mutex_;
   std::vector<Seen> seen_;
   Json parked_;  // the answer a resumption delivers
+  bool pushed_ = false;
 };
 
 }  // namespace
@@ -139,21 +145,36 @@ TEST_CASE("the HTTP channel speaks Streamable HTTP: headers, session, JSON and S
     CHECK(e.code() == -32000);
   }
   CHECK_THROWS_AS(channel.request("other", nullptr, std::chrono::seconds(5)), mcpref::ChannelClosed);
+  // The GET stream's ping is answered on the stream's own thread: give it a bounded moment.
+  auto answered_g1 = [&] {
+    for (const auto& s : endpoint.seen())
+      if (s.method == "POST" && s.body.is_object() && s.body.value("id", Json()) == "g1") return true;
+    return false;
+  };
+  for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(3);
+       !answered_g1() && std::chrono::steady_clock::now() < until;)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
   channel.close(std::chrono::seconds(2));
   CHECK_FALSE(channel.is_open());
 
   auto seen = endpoint.seen();
   REQUIRE(seen.size() >= 6);
   for (const auto& s : seen) {
-    CHECK(s.accept == "application/json, text/event-stream");
+    CHECK(s.accept == (s.method == "GET" ? "text/event-stream" : "application/json, text/event-stream"));
     bool first = s.body.is_object() && s.body.value("method", "") == "initialize";
     CHECK(s.session == (first ? "" : "abc123"));
     if (!first) CHECK(s.version == "2025-06-18");
   }
-  // the answer to the server's ping went back as its own POST
-  bool answered_ping = false;
-  for (const auto& s : seen) answered_ping |= s.body.is_object() && s.body.value("id", Json()) == "s1";
-  CHECK(answered_ping);
+  // the answers to the server's pings (on the POST's SSE answer, and on the GET stream opened
+  // after notifications/initialized) went back as POSTs of their own
+  auto answered = [&](const char* id) {
+    for (const auto& s : seen)
+      if (s.method == "POST" && s.body.is_object() && s.body.value("id", Json()) == id && s.body.contains("result"))
+        return true;
+    return false;
+  };
+  CHECK(answered("s1"));
+  CHECK(answered("g1"));
   CHECK(seen.back().method == "DELETE");
 }
 

@@ -1,8 +1,9 @@
 // ClientChannel over MCP's Streamable HTTP transport: every message is one POST to the endpoint,
 // answered with a JSON body or an SSE stream (both handled); the Mcp-Session-Id the server
 // issues at initialize is sent back on every later request, with MCP-Protocol-Version once a
-// version is agreed; close() ends the session with a DELETE. No standalone GET stream is opened:
-// answers to our requests travel on their own POST, which is all the reference clients need.
+// version is agreed; close() ends the session with a DELETE. After notifications/initialized a
+// standalone GET stream carries what the server sends on its own (requests such as ping,
+// notifications); it is reopened when it ends, unless the server answers 404 or 405.
 #pragma once
 
 #include "mcpref/client_channel.hpp"
