@@ -75,6 +75,14 @@ Json UpstreamPool::call_tool(const std::string& server, const std::string& tool,
   std::shared_ptr<mcpref::ClientChannel> channel = ensure_running(*it->second);
   try {
     return channel->request("tools/call", {{"name", tool}, {"arguments", arguments}}, timeout);
+  } catch (const mcpref::RequestTimeout& e) {
+    // We stop waiting, so the server may stop working on it (MCP cancellation); best effort.
+    try {
+      channel->notify("notifications/cancelled",
+                      {{"requestId", e.id()}, {"reason", fmt::format("no answer within {} ms", timeout.count())}});
+    } catch (const std::exception&) {
+    }
+    throw;
   } catch (const mcpref::ChannelClosed& e) {
     throw mcpref::ChannelClosed(fmt::format("server {} went away during the call: {}", server, e.what()));
   }
