@@ -7,7 +7,8 @@ A private tmux server (its own socket) runs spec-tui in a 100x30 window; keys go
 send-keys and the screen is read back with capture-pane, polled until the expected text shows or
 a deadline passes. Checks: the command menu, typing the input, the progress bar moving with its
 message text, the result, a resize to a smaller and a too-small window and back, a cancel by key,
-a timeout error (second run, 1 s timeout), a bad configuration file (third run), and the log file.
+a timeout error and its retry key (second run, 1 s timeout), a bad configuration file (third
+run), and the log file.
 Exit 0 when all hold, 1 on the first that does not (the last screen is printed), 77 (skip) when
 tmux is not installed.
 """
@@ -144,6 +145,8 @@ def main():
         t.keys("Down")
         t.keys("Enter")
         t.wait_for("the timeout error", r"Error: Timed out after 1 s waiting for speckit\.plan; asked the agent to cancel it")
+        t.keys("r")
+        t.wait_for("r runs the failed command again", r"(?s)Timed out after 1 s.*> plan .*Timed out after 1 s")
         t.keys("q")
         t.wait_for("quit (second run)", r"EXITED=1")
 
