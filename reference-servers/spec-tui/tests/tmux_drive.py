@@ -49,6 +49,14 @@ class Screen:
             time.sleep(0.1)
 
 
+    def run_plan(self):
+        """From the menu's first entry: down twice to plan, Enter (plan takes no input)."""
+        self.keys("Down")
+        self.keys("Down")
+        self.wait_for("plan selected", r"> plan")
+        self.keys("Enter")
+
+
 def start(socket, name, command, width=100, height=30):
     s = Screen(socket, name)
     s.tmux("new-session", "-d", "-x", str(width), "-y", str(height), "-s", name, command)
@@ -128,10 +136,7 @@ def main():
         _, screen = s.wait_for("layout back at 100x30", r"> specify")
         check("the output survives the resizes", "Specification created successfully" in screen, screen)
 
-        s.keys("Down")
-        s.keys("Down")
-        s.wait_for("plan selected", r"> plan")
-        s.keys("Enter")
+        s.run_plan()
         s.wait_for("plan running", r"Progress \[[#.]*\.\]\s+25% Reading spec\.md")
         s.keys("c")
         s.wait_for("cancel by key", r"Cancelled: speckit\.plan was cancelled")
@@ -141,9 +146,7 @@ def main():
 
         t = start(socket, "timeout", run_line(config("slow.toml", 1, 800)))
         t.wait_for("connected (second run)", r"Connected\.")
-        t.keys("Down")
-        t.keys("Down")
-        t.keys("Enter")
+        t.run_plan()
         t.wait_for("the timeout error", r"Error: Timed out after 1 s waiting for speckit\.plan; asked the agent to cancel it")
         t.keys("r")
         t.wait_for("r runs the failed command again", r"(?s)Timed out after 1 s.*> plan .*Timed out after 1 s")
