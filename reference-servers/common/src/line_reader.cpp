@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <poll.h>
 #include <unistd.h>
 
 namespace mcpref {
@@ -17,6 +18,29 @@ void strip_cr(std::string& line) {
 LineReader::LineReader(int fd, std::size_t max_line_bytes)
     : fd_(fd), max_line_bytes_(max_line_bytes == 0 ? 1 : max_line_bytes) {}
 
+LineReader::LineReader(int fd, std::size_t max_line_bytes, int cancel_fd)
+    : LineReader(fd, max_line_bytes) {
+  cancel_fd_ = cancel_fd;
+}
+
+bool LineReader::wait_readable() {
+  if (cancel_fd_ < 0) return true;
+  for (;;) {
+    pollfd fds[2] = {{fd_, POLLIN, 0}, {cancel_fd_, POLLIN, 0}};
+    int n = ::poll(fds, 2, -1);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      error_ = std::string("poll failed: ") + std::strerror(errno);
+      return false;
+    }
+    if (fds[1].revents != 0) {
+      error_ = "cancelled";
+      return false;
+    }
+    if (fds[0].revents != 0) return true;  // data, EOF (POLLHUP) or an error read() will report
+  }
+}
+
 bool LineReader::fill() {
   if (eof_) return false;
   // Compact so the buffer never holds more than one (capped) line plus one chunk.
@@ -26,6 +50,10 @@ bool LineReader::fill() {
   }
   char chunk[kChunk];
   for (;;) {
+    if (!wait_readable()) {
+      eof_ = true;
+      return false;
+    }
     ssize_t n = ::read(fd_, chunk, sizeof chunk);
     if (n > 0) {
       buffer_.append(chunk, static_cast<std::size_t>(n));

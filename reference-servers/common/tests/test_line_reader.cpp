@@ -80,3 +80,24 @@ TEST_CASE("line reader reports read errors", "[common][line_reader]") {
   CHECK(r.status == LineReader::Status::Error);
   CHECK_THAT(r.error, Catch::Contains("read failed"));
 }
+
+TEST_CASE("a reader waiting for input stops when its cancel fd becomes readable", "[line_reader]") {
+  int data[2], cancel[2];
+  REQUIRE(::pipe(data) == 0);
+  REQUIRE(::pipe(cancel) == 0);
+  REQUIRE(::write(data[1], "one\npart", 8) == 8);
+  LineReader reader(data[0], 100, cancel[0]);
+  auto first = reader.next();
+  CHECK(first.status == LineReader::Status::Line);
+  CHECK(first.line == "one");
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    char b = 1;
+    (void)!::write(cancel[1], &b, 1);
+  });
+  auto second = reader.next();  // blocks on the unfinished "part" until cancelled
+  canceller.join();
+  CHECK(second.status == LineReader::Status::Error);
+  CHECK(second.error == "cancelled");
+  for (int fd : {data[0], data[1], cancel[0], cancel[1]}) ::close(fd);
+}

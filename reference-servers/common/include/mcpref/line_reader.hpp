@@ -27,6 +27,10 @@ class LineReader {
   };
 
   LineReader(int fd, std::size_t max_line_bytes = kDefaultMaxLineBytes);
+  // As above, and every wait for input also watches `cancel_fd`: once it is readable (say the
+  // read end of a pipe whose write end was written to or closed), next() returns Error with
+  // "cancelled". A reader thread can then be stopped without closing `fd` under it.
+  LineReader(int fd, std::size_t max_line_bytes, int cancel_fd);
 
   // Blocks until a full line, an oversize line has been skipped, EOF or an error.
   // A final line without a newline is still delivered before Eof.
@@ -36,8 +40,10 @@ class LineReader {
 
  private:
   bool fill();  // false on EOF; throws nothing, sets error_ on failure
+  bool wait_readable();  // false when cancelled (or poll failed); sets error_
 
   int fd_;
+  int cancel_fd_ = -1;
   std::size_t max_line_bytes_;
   std::string buffer_;
   std::size_t pos_ = 0;  // start of unconsumed data in buffer_

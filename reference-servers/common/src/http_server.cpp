@@ -1,0 +1,193 @@
+// Compiled with the feature macros the Debian cpp-httplib library was built with (see
+// CMakeLists.txt), so the header's class layout matches the library's.
+#include "mcpref/http_server.hpp"
+
+#include <httplib.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <mutex>
+#include <random>
+#include <map>
+#include <stdexcept>
+
+namespace mcpref {
+
+namespace {
+
+std::string new_session_id() {
+  // 128 random bits as 32 hex digits: visible ASCII, unguessable enough for a local server.
+  static std::mutex mutex;
+  static std::random_device device;
+  std::lock_guard lock(mutex);
+  std::uniform_int_distribution<unsigned> nibble(0, 15);
+  std::string id;
+  for (int i = 0; i < 32; ++i) id += "0123456789abcdef"[nibble(device)];
+  return id;
+}
+
+bool is_initialize_request(const Json& value) {
+  return value.is_object() && value.contains("id") && value.value("method", Json()) == "initialize";
+}
+
+void json_reply(httplib::Response& res, int status, const Json& body) {
+  res.status = status;
+  res.set_content(to_line(body), "application/json");
+}
+
+}  // namespace
+
+struct HttpServer::Impl {
+  Dispatcher& dispatcher;
+  NetworkOptions options;
+  httplib::Server server;
+  std::mutex dispatch_mutex;  // one message at a time: handlers need not be reentrant
+  std::mutex sessions_mutex;
+  std::map<std::string, std::string> sessions;  // id -> the protocol version it negotiated
+
+  Impl(Dispatcher& d, NetworkOptions o) : dispatcher(d), options(std::move(o)) {}
+
+  bool session_known(const std::string& id) {
+    std::lock_guard lock(sessions_mutex);
+    return sessions.count(id) > 0;
+  }
+
+  std::string session_version(const std::string& id) {
+    std::lock_guard lock(sessions_mutex);
+    auto it = sessions.find(id);
+    return it == sessions.end() ? "" : it->second;
+  }
+
+  // Each element on its own, so the dispatcher's batch setting (a stdio notion: one session per
+  // process) does not leak from one HTTP session into another.
+  std::optional<Json> dispatch_batch(const Json& batch) {
+    if (batch.empty()) return rpc::make_error(nullptr, rpc::kInvalidRequest, "Invalid Request: empty batch");
+    Json replies = Json::array();
+    std::lock_guard lock(dispatch_mutex);
+    for (const Json& element : batch) {
+      if (element.is_array()) {
+        replies.push_back(rpc::make_error(nullptr, rpc::kInvalidRequest, "Invalid Request: nested batch"));
+      } else if (auto reply = dispatcher.handle_value(element)) {
+        replies.push_back(*reply);
+      }
+    }
+    if (replies.empty()) return std::nullopt;
+    return replies;
+  }
+
+  bool any_session() {
+    std::lock_guard lock(sessions_mutex);
+    return !sessions.empty();
+  }
+
+  // Host and Origin checks (DNS rebinding) and the protocol-version header; true if refused.
+  bool refuse_request(const httplib::Request& req, httplib::Response& res) {
+    if (!is_allowed_origin(req.get_header_value("Origin"))) {
+      json_reply(res, 403, rpc::make_error(nullptr, rpc::kInvalidRequest, "Forbidden: foreign Origin"));
+      return true;
+    }
+    std::string host = req.get_header_value("Host");
+    if (!host.empty() && !is_loopback_authority(host) && host.rfind(options.host, 0) != 0) {
+      json_reply(res, 403, rpc::make_error(nullptr, rpc::kInvalidRequest, "Forbidden: foreign Host " + host));
+      return true;
+    }
+    std::string version = req.get_header_value("MCP-Protocol-Version");
+    const auto& known = options.protocol_versions;
+    if (!version.empty() && !known.empty() && std::find(known.begin(), known.end(), version) == known.end()) {
+      json_reply(res, 400, rpc::make_error(nullptr, rpc::kInvalidRequest,
+                                           "Unsupported MCP-Protocol-Version: " + version));
+      return true;
+    }
+    return false;
+  }
+
+  void post(const httplib::Request& req, httplib::Response& res) {
+    if (refuse_request(req, res)) return;
+    rpc::ParsedText parsed = rpc::parse_json_text(req.body);
+    if (!parsed.ok) return json_reply(res, 400, parsed.error_reply);
+
+    std::string session = req.get_header_value("Mcp-Session-Id");
+    bool opens_session = is_initialize_request(parsed.value);
+    if (!opens_session) {
+      // Without a session id: a client that has not initialized yet (ping must be answered
+      // then) is served while no session is open; once one is, a request without its id is a
+      // client that lost it, and 400 tells it so.
+      if (session.empty() && any_session()) {
+        return json_reply(res, 400, rpc::make_error(nullptr, rpc::kInvalidRequest,
+                                                    "Bad Request: Mcp-Session-Id header required"));
+      }
+      if (!session.empty() && !session_known(session)) {
+        return json_reply(res, 404, rpc::make_error(nullptr, rpc::kInvalidRequest,
+                                                    "Session not found: initialize again"));
+      }
+    }
+
+    std::optional<Json> reply;
+    if (parsed.value.is_array()) {
+      // Batches belong to the session's protocol version: only 2025-03-26 has them.
+      if (session_version(session) != "2025-03-26") {
+        return json_reply(res, 400, rpc::make_error(nullptr, rpc::kInvalidRequest,
+                                                    "Invalid Request: batches are not part of this protocol version"));
+      }
+      reply = dispatch_batch(parsed.value);
+    } else {
+      std::lock_guard lock(dispatch_mutex);
+      reply = dispatcher.handle_value(parsed.value);
+    }
+    if (opens_session && reply && reply->contains("result")) {
+      session = new_session_id();
+      std::lock_guard lock(sessions_mutex);
+      sessions[session] = reply->at("result").value("protocolVersion", std::string());
+      res.set_header("Mcp-Session-Id", session);
+    }
+    if (!reply) {
+      res.status = 202;  // only notifications or responses: accepted, nothing to say
+      return;
+    }
+    json_reply(res, 200, *reply);
+  }
+
+  void erase(const httplib::Request& req, httplib::Response& res) {
+    if (refuse_request(req, res)) return;
+    std::string session = req.get_header_value("Mcp-Session-Id");
+    if (session.empty()) {
+      res.status = 400;
+      return;
+    }
+    std::lock_guard lock(sessions_mutex);
+    res.status = sessions.erase(session) ? 204 : 404;
+  }
+};
+
+HttpServer::HttpServer(Dispatcher& dispatcher, NetworkOptions options)
+    : impl_(std::make_unique<Impl>(dispatcher, std::move(options))) {
+  Impl& impl = *impl_;
+  impl.server.set_payload_max_length(impl.options.max_message_bytes);
+  impl.server.Post(impl.options.path, [&impl](const httplib::Request& q, httplib::Response& r) { impl.post(q, r); });
+  impl.server.Delete(impl.options.path, [&impl](const httplib::Request& q, httplib::Response& r) { impl.erase(q, r); });
+  impl.server.Get(impl.options.path, [](const httplib::Request&, httplib::Response& r) {
+    r.status = 405;
+    r.set_header("Allow", "POST, DELETE");
+  });
+}
+
+HttpServer::~HttpServer() = default;
+
+void HttpServer::run() {
+  Impl& impl = *impl_;
+  int port = impl.options.port;
+  if (port == 0) {
+    port = impl.server.bind_to_any_port(impl.options.host);
+    if (port < 0) throw std::runtime_error(fmt::format("cannot listen on {}: no free port", impl.options.host));
+  } else if (!impl.server.bind_to_port(impl.options.host, port)) {
+    throw std::runtime_error(fmt::format("cannot listen on {}:{} (in use, or not a local address)",
+                                         impl.options.host, port));
+  }
+  if (impl.options.on_listening) impl.options.on_listening(port);
+  impl.server.listen_after_bind();
+}
+
+void HttpServer::stop() { impl_->server.stop(); }
+
+}  // namespace mcpref
