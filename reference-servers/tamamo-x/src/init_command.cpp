@@ -54,7 +54,8 @@ int run_init(const std::filesystem::path& dir, bool force, std::ostream& out, st
   out << fmt::format("Wrote {} with {} server(s){}.\n", target.string(), config.servers.size(),
                      std::filesystem::exists(mcp_json, ec) ? " imported from .mcp.json" : "");
   for (const UpstreamConfig& up : config.servers) out << "  " << up.name << " (" << transport_name(up.transport) << ")\n";
-  out << "Next: tamamo-x-mcp build\n";
+  out << (config.servers.empty() ? "Next: add servers under mcpServers, then run tamamo-x-mcp build\n"
+                                  : "Next: tamamo-x-mcp build\n");
   return 0;
 }
 

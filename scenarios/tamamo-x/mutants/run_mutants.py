@@ -102,7 +102,8 @@ def run_suite(args, role, mutant, scenarios):
         for s in scenarios:
             cmd += ["--filter", s]
         cmd.append(SUITE)
-        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+        env = dict(os.environ, MCPSPEC_HOME=os.path.dirname(os.path.dirname(SUITE)))  # the repository
+        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=300)
         if not os.path.exists(report):
             sys.stderr.write(f"run_mutants.py: mcpspec wrote no report for {mutant} ({role}):\n{done.stdout}\n")
             sys.exit(2)
