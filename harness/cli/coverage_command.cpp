@@ -47,11 +47,11 @@ void add_coverage_command(CLI::App& app, int& exit_code) {
     std::set<std::string> covered;
     // The monitors check these on every message of every scenario (docs/scenario-format.md).
     if (!scenarios.empty() && a->role != "client")
-      for (const char* id : {"STDIO-02", "STDIO-03", "BASE-01", "BASE-03", "BASE-04", "BASE-06", "BASE-09", "BASE-10",
+      for (const char* id : {"STDIO-02", "STDIO-03", "BASE-01", "BASE-03", "BASE-04", "BASE-05", "BASE-06", "BASE-09", "BASE-10",
                              "BASE-11", "BASE-12", "PROG-03", "PROG-06", "PROG-10", "LOG-01", "LC-06", "LC-15"})
         covered.insert(id);
     // The client-role monitors (docs/testing-clients.md) check these on every client message.
-    bool any_client = std::any_of(scenarios.begin(), scenarios.end(), [](const auto& s) { return s.role == "client"; });
+    bool any_client = std::any_of(scenarios.begin(), scenarios.end(), [](const auto& s) { return s.role == scenario::Role::Client; });
     if (any_client && a->role == "client")
       for (const char* id : {"STDIO-02", "STDIO-04", "BASE-01", "BASE-03", "BASE-04", "BASE-05", "BASE-06", "BASE-11",
                              "BASE-12", "LC-01", "LC-02", "LC-04", "LC-05", "LC-15", "RES-04", "CAN-01", "CAN-02",
@@ -59,7 +59,7 @@ void add_coverage_command(CLI::App& app, int& exit_code) {
         covered.insert(id);
     for (const auto& s : scenarios) {
       if (!s.protocol.contains(versions.front())) continue;
-      if (a->role != "any" && s.role != a->role) continue;
+      if (a->role != "any" && scenario::role_name(s.role) != a->role) continue;
       for (const auto& r : s.requirements) covered.insert(r);
     }
     struct Counts {

@@ -38,7 +38,7 @@ struct FuzzArgs {
   int timeout_ms = 2000;
   std::size_t window = 64;
   bool lockstep = false;
-  std::string call_tools = "readonly";
+  scenario::CallTools call_tools = scenario::CallTools::ReadOnly;
   std::size_t max_findings = 50;
   int minimize_ms = 30000;
   int minimize_replays = 150;
@@ -151,7 +151,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
                                          "violations, saves each as a minimized replayable scenario");
   cmd->add_option("--server", args->target.server, "Command that starts the server under test (stdio), run by /bin/sh");
   cmd->add_option("--url", args->target.url, "Fuzz a server at this URL (HTTP transports)");
-  cmd->add_option("--transport", args->target.transport, "http | sse | ws (with --url; default from the URL)");
+  add_transport_option(cmd, args->target.transport, "http | sse | ws (with --url; default from the URL)");
   cmd->add_option("--port-env", args->target.port_env, "With --server and --url: the variable that tells the server its port");
   cmd->add_option("--duration", args->duration_s, "Stop sending after this many seconds (default 60)")
       ->check(CLI::Range(0.1, 7 * 24 * 3600.0));
@@ -171,8 +171,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--window", args->window, "Requests in flight before waiting for answers (default 64)")
       ->check(CLI::Range(1, 4096));
   cmd->add_flag("--lockstep", args->lockstep, "Wait for each answer before the next message (same as --window 1)");
-  cmd->add_option("--call-tools", args->call_tools, "Which listed tools may really be called: none, readonly (default), all")
-      ->check(CLI::IsMember({"none", "readonly", "all"}));
+  add_call_tools_option(cmd, args->call_tools, "Which listed tools may really be called: none, readonly (default), all");
   cmd->add_option("--max-findings", args->max_findings, "Distinct findings to keep (default 50)")->check(CLI::Range(1, 10000));
   cmd->add_option("--minimize-ms", args->minimize_ms, "Time bound for minimizing one finding (default 30000)")
       ->check(CLI::Range(0, 3600000));

@@ -23,7 +23,7 @@ void add_list_command(CLI::App& app, int& exit_code) {
     if (*json_out) {
       nlohmann::json out = nlohmann::json::array();
       for (const auto& s : scenarios)
-        out.push_back({{"id", s.id}, {"title", s.title}, {"file", s.file}, {"role", s.role},
+        out.push_back({{"id", s.id}, {"title", s.title}, {"file", s.file}, {"role", scenario::role_name(s.role)},
                        {"requirements", s.requirements}, {"level", level_name(s.level)},
                        {"protocol", s.protocol.text()}, {"tags", s.tags}, {"requires", s.server_capabilities}});
       std::cout << out.dump(2) << "\n";

@@ -42,7 +42,7 @@ struct RunArgs {
   bool verbose = false;
   std::string schema;
   double deadline_s = 3600;
-  std::string call_tools = "readonly";
+  scenario::CallTools call_tools = scenario::CallTools::ReadOnly;
   std::string targets_file;
   std::string write_baseline;
   std::string client;        // --client: a stdio client command with {server} (docs/testing-clients.md)
@@ -57,7 +57,7 @@ struct Target {
   std::vector<std::string> scenarios;
   std::string baseline;
   std::string client;     // a client under test: its command (then `server` is empty)
-  std::string transport;  // empty: the CLI's --transport
+  std::optional<transport::TransportKind> transport;  // unset: the CLI's --transport
   std::string url;        // with a network transport: the endpoint (its path, with a started server)
   std::string port_env;   // empty: the CLI's --port-env
   bool cooperative = false;
@@ -105,13 +105,13 @@ std::vector<Target> default_targets(const std::string& file) {
     tg.server = expand(text(t, "server", where));
     tg.client = expand(text(t, "client", where));
     tg.url = text(t, "url", where);
-    tg.transport = text(t, "transport", where);
+    if (std::string name = text(t, "transport", where); !name.empty()) {
+      tg.transport = transport::parse_transport(name);
+      if (!tg.transport) throw UsageError(where + "/transport: \"" + name + "\" is not one of stdio, http, sse, ws");
+    }
     tg.port_env = text(t, "port_env", where);
     if (tg.server.empty() == tg.client.empty() && tg.url.empty())
       throw UsageError(where + ": needs exactly one of \"server\" (a server command) and \"client\" (a client command)");
-    if (!tg.transport.empty() && tg.transport != "stdio" && tg.transport != "http" && tg.transport != "sse" &&
-        tg.transport != "ws")
-      throw UsageError(where + "/transport: \"" + tg.transport + "\" is not one of stdio, http, sse, ws");
     if (t.contains("cooperative")) {
       if (!t["cooperative"].is_boolean()) throw UsageError(where + "/cooperative: must be true or false");
       tg.cooperative = t["cooperative"];
@@ -144,11 +144,12 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   if (sel.paths.empty() && !a.client.empty()) sel.paths = {home_dir() + "/scenarios/mcp/client"};
   // An HTTP client also gets the checks of its transport itself.
   if (a.selection.paths.empty() && target.scenarios.empty() && !a.client.empty() &&
-      (a.target.transport == "http" || a.target.transport == "sse"))
-    sel.paths.push_back(home_dir() + "/scenarios/mcp/transport/" + a.target.transport + "-client");
+      (a.target.transport == transport::TransportKind::Http || a.target.transport == transport::TransportKind::Sse))
+    sel.paths.push_back(home_dir() + "/scenarios/mcp/transport/" + transport::transport_name(*a.target.transport) +
+                        "-client");
   auto scenarios = select_scenarios(sel);
   // A run tests one role: scenarios written for the other role are left out rather than skipped.
-  std::string role = a.client.empty() ? "server" : "client";
+  scenario::Role role = a.client.empty() ? scenario::Role::Server : scenario::Role::Client;
   scenarios.erase(std::remove_if(scenarios.begin(), scenarios.end(), [&](const auto& s) { return s.role != role; }),
                   scenarios.end());
   if (scenarios.empty()) throw UsageError("no scenario matches the given paths, --filter and --tag");
@@ -183,7 +184,7 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   scenario::SuiteOptions so;
   if (!a.client.empty()) {
     so.config.carrier = client_carrier(a.client, a.target.transport, binary_dir() + "/mcpspec", a.target.max_message_bytes);
-    so.config.role = "client";
+    so.config.role = scenario::Role::Client;
     so.config.cooperative_client = a.cooperative;
   } else {
     TargetOptions to = a.target;
@@ -271,9 +272,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--deadline", args->deadline_s, "Bound on the whole run, in seconds")
       ->check(CLI::Range(1.0, 7 * 24 * 3600.0))
       ->capture_default_str();
-  cmd->add_option("--call-tools", args->call_tools, "Which listed tools generic scenarios may call")
-      ->check(CLI::IsMember({"none", "readonly", "all"}))
-      ->capture_default_str();
+  add_call_tools_option(cmd, args->call_tools, "Which listed tools generic scenarios may call: none, readonly, all");
   cmd->add_option("--max-message-bytes", args->target.max_message_bytes, "Largest message accepted from the target")
       ->check(CLI::Range(static_cast<std::size_t>(1024), static_cast<std::size_t>(1) << 30))
       ->capture_default_str();
@@ -288,8 +287,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
                 "The --client follows the client driver protocol (MCPSPEC_CONTEXT), so scenarios tagged "
                 "'cooperative' run instead of being skipped");
   cmd->add_option("--url", args->target.url, "Test a running server at this URL (http://HOST:PORT/PATH or ws://...)");
-  cmd->add_option("--transport", args->target.transport, "stdio (default), http (Streamable HTTP), sse (2024-11-05 HTTP+SSE) or ws")
-      ->check(CLI::IsMember({"stdio", "http", "sse", "ws"}));
+  add_transport_option(cmd, args->target.transport,
+                       "stdio (default), http (Streamable HTTP), sse (2024-11-05 HTTP+SSE) or ws");
   cmd->add_option("--port-env", args->target.port_env,
                   "With --server and a network --transport: the environment variable that gets the free port")
       ->capture_default_str();
@@ -319,7 +318,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ta.target.server = t.server;
       ta.client = t.client;
       if (!t.url.empty()) ta.target.url = t.url;
-      if (!t.transport.empty()) ta.target.transport = t.transport;
+      if (t.transport) ta.target.transport = t.transport;
       if (!t.port_env.empty()) ta.target.port_env = t.port_env;
       ta.cooperative = ta.cooperative || t.cooperative;
       worst = std::max(worst, run_one(ta, t, targets.size() > 1));

@@ -21,7 +21,7 @@ scenario::TargetSpec stdio_target(const TargetOptions& o) {
   if (o.server.empty()) throw UsageError("no server command given (--server)");
   scenario::TargetSpec t;
   t.description = o.server;
-  t.transport = "stdio";
+  t.transport = transport::TransportKind::Stdio;
   std::string cmd = absolutize_command(o.server);
   t.make = [cmd, o](const std::string& workdir, const std::map<std::string, std::string>& env) {
     transport::StdioOptions so;
@@ -36,7 +36,8 @@ scenario::TargetSpec stdio_target(const TargetOptions& o) {
 }
 
 scenario::TargetSpec network_target(const TargetOptions& o) {
-  std::string kind = o.transport;
+  using K = transport::TransportKind;
+  if (o.transport == K::Stdio) throw UsageError("--transport stdio takes --server, not --url");
   th::Url url;
   if (!o.url.empty()) {
     try {
@@ -44,18 +45,18 @@ scenario::TargetSpec network_target(const TargetOptions& o) {
     } catch (const std::invalid_argument& e) {
       throw UsageError(std::string("--url: ") + e.what());
     }
-    if (kind.empty()) kind = url.scheme == "ws" ? "ws" : "http";
-    if (kind == "ws" && url.scheme != "ws") throw UsageError("--transport ws needs a ws:// --url");
-    if (kind != "ws" && url.scheme != "http") throw UsageError("--transport " + kind + " needs an http:// --url");
-  } else {
-    if (o.server.empty()) throw UsageError("--transport " + kind + " needs --url, or --server with --port-env");
-    // Started by us: the port comes later; the path is the usual one of each transport.
-    url = th::parse_url(kind == "ws" ? "ws://127.0.0.1/" : kind == "sse" ? "http://127.0.0.1/sse"
-                                                                        : "http://127.0.0.1/mcp");
   }
-  if (kind == "stdio") throw UsageError("--transport stdio takes --server, not --url");
-  if (kind != "http" && kind != "sse" && kind != "ws")
-    throw UsageError("--transport " + kind + ": unknown (stdio, http, sse or ws)");
+  const K kind = o.transport.value_or(url.scheme == "ws" ? K::Ws : K::Http);
+  const std::string name = transport::transport_name(kind);
+  if (!o.url.empty()) {
+    if (kind == K::Ws && url.scheme != "ws") throw UsageError("--transport ws needs a ws:// --url");
+    if (kind != K::Ws && url.scheme != "http") throw UsageError("--transport " + name + " needs an http:// --url");
+  } else {
+    if (o.server.empty()) throw UsageError("--transport " + name + " needs --url, or --server with --port-env");
+    // Started by us: the port comes later; the path is the usual one of each transport.
+    url = th::parse_url(kind == K::Ws ? "ws://127.0.0.1/" : kind == K::Sse ? "http://127.0.0.1/sse"
+                                                                           : "http://127.0.0.1/mcp");
+  }
 
   th::HttpTransportOptions ho;
   ho.url = url;
@@ -68,7 +69,7 @@ scenario::TargetSpec network_target(const TargetOptions& o) {
 
   scenario::TargetSpec t;
   t.transport = kind;
-  t.description = command.empty() ? url.text() : command + " (" + kind + ", port in $" + o.port_env + ")";
+  t.description = command.empty() ? url.text() : command + " (" + name + ", port in $" + o.port_env + ")";
   t.make = [ho, command, kind](const std::string& workdir, const std::map<std::string, std::string>& env) {
     th::HttpTransportOptions opts = ho;
     if (!command.empty()) {
@@ -78,8 +79,8 @@ scenario::TargetSpec network_target(const TargetOptions& o) {
       s.env = env;
       opts.spawn = s;
     }
-    if (kind == "sse") return std::unique_ptr<transport::Transport>(new th::LegacySseTransport(opts));
-    if (kind == "ws") return std::unique_ptr<transport::Transport>(new th::WebSocketTransport(opts));
+    if (kind == K::Sse) return std::unique_ptr<transport::Transport>(new th::LegacySseTransport(opts));
+    if (kind == K::Ws) return std::unique_ptr<transport::Transport>(new th::WebSocketTransport(opts));
     return std::unique_ptr<transport::Transport>(new th::StreamableHttpTransport(opts));
   };
   return t;
@@ -88,17 +89,17 @@ scenario::TargetSpec network_target(const TargetOptions& o) {
 }  // namespace
 
 scenario::TargetSpec server_target(const TargetOptions& o) {
-  bool network = !o.url.empty() || (!o.transport.empty() && o.transport != "stdio");
+  bool network = !o.url.empty() || (o.transport && *o.transport != transport::TransportKind::Stdio);
   return network ? network_target(o) : stdio_target(o);
 }
 
-scenario::CarrierSpec client_carrier(const std::string& command, const std::string& transport,
+scenario::CarrierSpec client_carrier(const std::string& command, std::optional<transport::TransportKind> transport,
                                      const std::string& bridge_program, std::size_t max_message_bytes) {
   scenario::CarrierSpec c;
   c.description = command;
-  c.transport = transport.empty() ? "stdio" : transport;
+  c.transport = transport.value_or(transport::TransportKind::Stdio);
   try {
-    if (c.transport == "stdio") {
+    if (c.transport == transport::TransportKind::Stdio) {
       // Fail at once on a command that can never reach the harness, not once per scenario.
       transport::expand_client_command(command, {bridge_program, "bridge", "/check"});
       c.make = [command, bridge_program, max_message_bytes](const std::string& workdir,
@@ -113,14 +114,11 @@ scenario::CarrierSpec client_carrier(const std::string& command, const std::stri
       };
       return c;
     }
-    if (c.transport != "http" && c.transport != "sse" && c.transport != "ws")
-      throw transport::TransportError("clients can be tested over --transport stdio, http, sse or ws, not " +
-                                      c.transport);
     th::expand_url_command(command, "http://127.0.0.1:1/check");
   } catch (const transport::TransportError& e) {
     throw UsageError(std::string("--client: ") + e.what());
   }
-  std::string kind = c.transport;
+  const transport::TransportKind kind = c.transport;
   c.make = [command, kind, max_message_bytes](const std::string& workdir,
                                               const std::map<std::string, std::string>& env) {
     th::HttpClientOptions o;
@@ -132,6 +130,20 @@ scenario::CarrierSpec client_carrier(const std::string& command, const std::stri
     return std::unique_ptr<transport::ClientCarrier>(new th::HttpClientCarrier(o));
   };
   return c;
+}
+
+CLI::Option* add_transport_option(CLI::App* cmd, std::optional<transport::TransportKind>& into, const std::string& help) {
+  return cmd
+      ->add_option_function<std::string>(
+          "--transport", [&into](const std::string& name) { into = transport::parse_transport(name); }, help)
+      ->check(CLI::IsMember({"stdio", "http", "sse", "ws"}));
+}
+
+CLI::Option* add_call_tools_option(CLI::App* cmd, scenario::CallTools& into, const std::string& help) {
+  using scenario::CallTools;
+  const std::map<std::string, CallTools> names = {
+      {"none", CallTools::None}, {"readonly", CallTools::ReadOnly}, {"all", CallTools::All}};
+  return cmd->add_option("--call-tools", into, help)->transform(CLI::CheckedTransformer(names))->default_str("readonly");
 }
 
 }  // namespace mcpspec::cli

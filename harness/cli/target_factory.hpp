@@ -6,6 +6,9 @@
 // Every mistake in the options is a UsageError naming the option.
 #include "harness/scenario/runner.hpp"
 
+#include <CLI/CLI.hpp>
+
+#include <optional>
 #include <string>
 
 namespace mcpspec::cli {
@@ -13,7 +16,7 @@ namespace mcpspec::cli {
 struct TargetOptions {
   std::string server;     // command that starts the server (stdio, or with port_env for HTTP)
   std::string url;        // endpoint URL; with `server` only its path (and scheme) are used
-  std::string transport;  // stdio | http | sse | ws; empty: stdio, or from the URL's scheme
+  std::optional<transport::TransportKind> transport;  // unset: stdio, or from the URL's scheme
   std::string port_env = "PORT";
   std::string origin;     // sent as Origin when not empty
   std::size_t max_message_bytes = 16 * 1024 * 1024;
@@ -27,7 +30,12 @@ scenario::TargetSpec server_target(const TargetOptions& o);
 
 // A client under test: `command` has {server} (stdio) or {url} (http, sse, ws); `bridge_program`
 // is the mcpspec binary the stdio client starts as its server.
-scenario::CarrierSpec client_carrier(const std::string& command, const std::string& transport,
+scenario::CarrierSpec client_carrier(const std::string& command, std::optional<transport::TransportKind> transport,
                                      const std::string& bridge_program, std::size_t max_message_bytes);
+
+// The options run and fuzz share, parsed once into their types: --transport NAME (stdio, http,
+// sse, ws) and --call-tools (none, readonly, all).
+CLI::Option* add_transport_option(CLI::App* cmd, std::optional<transport::TransportKind>& into, const std::string& help);
+CLI::Option* add_call_tools_option(CLI::App* cmd, scenario::CallTools& into, const std::string& help);
 
 }  // namespace mcpspec::cli

@@ -5,6 +5,7 @@
 #include "harness/fuzz/anomaly.hpp"
 #include "harness/fuzz/latency.hpp"
 #include "harness/fuzz/live_session.hpp"
+#include "harness/scenario/model.hpp"
 #include "harness/fuzz/minimizer.hpp"
 
 #include <nlohmann/json.hpp>
@@ -29,7 +30,7 @@ struct CampaignOptions {
   int startup_timeout_ms = 20000;
   std::size_t window = 64;             // 1 = lock-step
   std::size_t checkpoint_every = 256;  // settle (ping + drain) after this many messages
-  std::string call_tools = "readonly";
+  scenario::CallTools call_tools = scenario::CallTools::ReadOnly;
   std::vector<nlohmann::json> seeds;   // messages from scenarios and --corpus
   std::string findings_dir;            // where finding scenarios go ("" = do not write)
   std::size_t max_findings = 50;       // distinct findings kept (each is minimized once)

@@ -41,7 +41,8 @@ void Generator::set_tools(const json& tools) {
     all_tool_names_.push_back(t["name"]);
     bool read_only = t.contains("annotations") && t["annotations"].is_object() &&
                      t["annotations"].value("readOnlyHint", false) == true;
-    if (in_.call_tools == "all" || (in_.call_tools == "readonly" && read_only)) callable_.push_back(t);
+    if (in_.call_tools == scenario::CallTools::All || (in_.call_tools == scenario::CallTools::ReadOnly && read_only))
+      callable_.push_back(t);
   }
 }
 

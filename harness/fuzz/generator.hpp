@@ -6,6 +6,7 @@
 #include "harness/fuzz/fuzz_message.hpp"
 #include "harness/fuzz/mutations.hpp"
 #include "harness/fuzz/rng.hpp"
+#include "harness/scenario/model.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -24,7 +25,7 @@ struct GeneratorInputs {
   const protocol::SchemaRegistry* schemas = nullptr;
   nlohmann::json tools = nlohmann::json::array();   // from tools/list
   std::vector<nlohmann::json> seeds;        // whole messages to mutate
-  std::string call_tools = "readonly";      // none | readonly | all: which tools may really be called
+  scenario::CallTools call_tools = scenario::CallTools::ReadOnly;  // which tools may really be called
 };
 
 class Generator {

@@ -49,7 +49,7 @@ json campaign_report_json(const CampaignOptions& o, const CampaignResult& r) {
           {"jobs", o.jobs},
           {"window", o.window},
           {"timeout_ms", o.timeout_ms},
-          {"call_tools", o.call_tools},
+          {"call_tools", scenario::call_tools_name(o.call_tools)},
           {"tools", r.tools},
           {"callable_tools", r.callable_tools},
           {"messages_sent", r.stats.messages},
@@ -69,7 +69,7 @@ std::string campaign_report_markdown(const CampaignOptions& o, const CampaignRes
   md += fmt::format("- target: `{}`\n- protocol proposed: {} (negotiated: {})\n- seed {}, {} job(s), window {}, timeout {} ms, "
                     "tools {} ({} callable, --call-tools {})\n",
                     md_cell(o.target), o.version, r.negotiated.empty() ? "none" : r.negotiated, o.seed, o.jobs, o.window,
-                    o.timeout_ms, r.tools, r.callable_tools, o.call_tools);
+                    o.timeout_ms, r.tools, r.callable_tools, scenario::call_tools_name(o.call_tools));
   md += fmt::format("- messages sent: {} in {:.1f} s: **{:.0f} messages/s** ({:.0f}/s not counting minimization)\n",
                     r.stats.messages, r.stats.elapsed_s, rate(r), sending_rate(r));
   md += fmt::format("- response latency: p50 {:.0f} us, p99 {:.0f} us ({} responses; pipelined, so queueing included)\n",

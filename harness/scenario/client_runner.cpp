@@ -235,7 +235,7 @@ ScenarioResult run_client_scenario(const Scenario& s, const RunConfig& cfg) {
     not_cooperative =
         "needs a cooperative client (one that follows MCPSPEC_CONTEXT; run with --cooperative, see "
         "docs/testing-clients.md)";
-  return run_with_outcome(s, cfg, {"client", "client", "answers with", "client"}, not_cooperative,
+  return run_with_outcome(s, cfg, {Role::Client, "answers with", "client"}, not_cooperative,
                           [&](ScenarioResult& r) {
                             ClientExecution ex(s, cfg, r);
                             ex.run();

@@ -74,7 +74,7 @@ void Conversation::send(const json& message, bool deliberately_invalid, Deadline
     if (!c.problems.empty())
       throw ScenarioBug("the scenario sends an invalid message (" + c.problems.front() +
                         "); mark the step \"invalid\": true if that is deliberate: " + compact(message));
-    if (scenario_.validate == "full" && config_.schemas) {
+    if (scenario_.validate == ValidateMode::Full && config_.schemas) {
       auto ours = peer_ == protocol::Sender::Server ? protocol::Sender::Client : protocol::Sender::Server;
       auto v = config_.schemas->validate(message, validation_version(), ours, method_answered_by_us(c));
       if (!v.valid) {
@@ -154,7 +154,7 @@ void Conversation::on_frame(const std::string& text) {
 void Conversation::on_message(json msg) {
   auto c = protocol::classify(msg);
   for (const auto& p : c.problems) {
-    if (scenario_.validate != "off") monitor_finding("envelope", protocol::envelope_requirements(p), p, compact(msg));
+    if (scenario_.validate != ValidateMode::Off) monitor_finding("envelope", protocol::envelope_requirements(p), p, compact(msg));
   }
   std::string answered_method;
   if (c.kind == Kind::Result || c.kind == Kind::Error) monitor_response(msg, c, answered_method);
@@ -162,7 +162,8 @@ void Conversation::on_message(json msg) {
   else if (c.kind == Kind::Request) monitor_request(msg, c);
   // A batch is validated as one (each element against the generic shapes); an invalid envelope
   // has already been reported above.
-  bool checkable = c.kind == Kind::Batch ? scenario_.validate != "off" : c.kind != Kind::Invalid && scenario_.validate == "full";
+  bool checkable = c.kind == Kind::Batch ? scenario_.validate != ValidateMode::Off
+                                         : c.kind != Kind::Invalid && scenario_.validate == ValidateMode::Full;
   if (checkable && config_.schemas) validate_inbound(msg, answered_method);
   inbox_.push_back(InboundMessage{std::move(msg), std::move(c), ++seq_, ms_since(started_)});
   if (inbox_.size() > config_.max_inbox) {

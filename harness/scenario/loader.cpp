@@ -53,7 +53,7 @@ std::vector<JsonSchemaIssue> scenario_schema_issues(const nlohmann::json& doc) {
 
 // Checks steps against the step table: exactly one action, of this scenario's role, with only the
 // modifiers it accepts and the companions it needs; matchers and conditions parse.
-void check_steps(const nlohmann::json& steps, const std::string& role, const std::string& base, const std::string& file,
+void check_steps(const nlohmann::json& steps, Role role, const std::string& base, const std::string& file,
                  std::vector<LoadError>& errors) {
   if (!steps.is_array()) return;  // the schema has said so already
   for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -77,10 +77,10 @@ void check_steps(const nlohmann::json& steps, const std::string& role, const std
     const StepAction& act = *found[0];
     const std::string action(act.name);
     if (!allowed_in(act, role))
-      errors.push_back({file, ptr, "\"" + action + "\" is a " + (role == "client" ? "server" : "client") +
-                                       "-role step; this scenario has role \"" + role + "\""});
+      errors.push_back({file, ptr, "\"" + action + "\" is a " + (role == Role::Client ? "server" : "client") +
+                                       "-role step; this scenario has role \"" + role_name(role) + "\""});
     // Only a client-role run refreshes variables (http_requests) while a check waits.
-    if (action == "check" && step.contains("within_ms") && role != "client")
+    if (action == "check" && step.contains("within_ms") && role != Role::Client)
       errors.push_back({file, ptr + "/within_ms",
                         "\"within_ms\" on a check waits for ${http_requests} to change, which only a client-role "
                         "scenario has"});
@@ -195,7 +195,7 @@ void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutc
   s.id = doc["id"];
   s.title = doc["title"];
   s.description = doc.value("description", "");
-  s.role = doc["role"];
+  s.role = doc["role"] == "client" ? Role::Client : Role::Server;  // the schema allows only these two
   auto slash = s.id.find('/');
   auto second = slash == std::string::npos ? std::string::npos : s.id.find('/', slash + 1);
   s.area = slash == std::string::npos ? "general"
@@ -218,9 +218,10 @@ void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutc
     s.transports = r.value("transports", std::vector<std::string>{});
   }
   s.tags = doc.value("tags", std::vector<std::string>{});
-  s.fixture = doc.value("fixture", std::string(s.role == "server" ? "initialized" : "none"));
+  s.fixture = doc.value("fixture", std::string(s.role == Role::Server ? "initialized" : "none"));
   if (doc.contains("timeout_ms")) s.timeout_ms = doc["timeout_ms"].get<int>();
-  s.validate = doc.value("validate", "full");
+  const std::string validate = doc.value("validate", "full");
+  s.validate = validate == "off" ? ValidateMode::Off : validate == "envelope" ? ValidateMode::Envelope : ValidateMode::Full;
   if (doc.contains("monitors"))
     for (const auto& [k, v] : doc["monitors"].items()) s.monitors[k] = v.get<bool>();
   if (doc.contains("workdir") && doc["workdir"].contains("from")) {

@@ -13,20 +13,31 @@
 
 namespace mcpspec::scenario {
 
+// Which side of MCP the target under test plays (a scenario's "role", a run's role).
+enum class Role { Server, Client };
+const char* role_name(Role r);  // "server" / "client"
+
+// How much of each message the schema monitor checks (a scenario's "validate").
+enum class ValidateMode { Full, Envelope, Off };
+
+// Which listed tools generic scenarios and the live fuzzer may really call (--call-tools).
+enum class CallTools { None, ReadOnly, All };
+const char* call_tools_name(CallTools c);  // "none" / "readonly" / "all"
+
 struct Scenario {
   std::string id, title, description;
-  std::string role = "server";
+  Role role = Role::Server;
   std::string file;      // path as found
   std::string dir;       // folder of the file (workdir.from and fixtures resolve from here)
   std::string area;      // second segment of the id ("lifecycle" in "mcp/lifecycle/x")
   std::vector<std::string> requirements;
   Level level = Level::Must;
   protocol::VersionRange protocol;
-  std::vector<std::string> server_capabilities, client_capabilities, transports, tags;
+  std::vector<std::string> server_capabilities, client_capabilities, transports, tags;  // transports: names
   std::string fixture = "initialized";
   nlohmann::json fixture_steps = nlohmann::json::array();  // resolved from the fixture file
   std::optional<int> timeout_ms;
-  std::string validate = "full";
+  ValidateMode validate = ValidateMode::Full;
   std::map<std::string, bool> monitors;  // overrides; absent = on
   std::string workdir_from;              // absolute path, empty = no workdir
   std::map<std::string, std::string> env;

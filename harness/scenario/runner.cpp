@@ -207,8 +207,8 @@ class Execution : public StepExecutor {
   }
 
   bool callable(const json& tool) const {
-    if (cfg_.call_tools == "all") return true;
-    if (cfg_.call_tools == "none") return false;
+    if (cfg_.call_tools == CallTools::All) return true;
+    if (cfg_.call_tools == CallTools::None) return false;
     return tool.is_object() && tool.contains("annotations") && tool["annotations"].is_object() &&
            tool["annotations"].value("readOnlyHint", false) == true;
   }
@@ -337,8 +337,8 @@ class Execution : public StepExecutor {
 }  // namespace
 
 ScenarioResult run_scenario(const Scenario& s, const RunConfig& cfg) {
-  if (cfg.role == "client") return run_client_scenario(s, cfg);
-  return run_with_outcome(s, cfg, {"server", s.role, "proposes", "target"}, std::nullopt, [&](ScenarioResult& r) {
+  if (cfg.role == Role::Client) return run_client_scenario(s, cfg);
+  return run_with_outcome(s, cfg, {Role::Server, "proposes", "target"}, std::nullopt, [&](ScenarioResult& r) {
     Execution ex(s, cfg, r);
     ex.run();
     return ExecutionEnd{ex.skip_reason(), std::nullopt};

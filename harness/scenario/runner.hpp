@@ -23,7 +23,7 @@ class RequirementCatalog;
 // of the scenario, so every scenario gets its own fresh process. Made by cli/target_factory.hpp.
 struct TargetSpec {
   std::string description;  // for reports: the command or URL as the user gave it
-  std::string transport = "stdio";
+  transport::TransportKind transport = transport::TransportKind::Stdio;
   std::function<std::unique_ptr<transport::Transport>(const std::string& workdir,
                                                       const std::map<std::string, std::string>& env)>
       make;
@@ -32,7 +32,7 @@ struct TargetSpec {
 // How to reach a client under test: a carrier started once per scenario (the client with it).
 struct CarrierSpec {
   std::string description;  // the client command as the user gave it
-  std::string transport = "stdio";
+  transport::TransportKind transport = transport::TransportKind::Stdio;
   std::function<std::unique_ptr<transport::ClientCarrier>(const std::string& workdir,
                                                           const std::map<std::string, std::string>& env)>
       make;
@@ -45,15 +45,15 @@ struct RunConfig {
   int timeout_ms = 5000;               // default wait of one step
   int scenario_timeout_ms = 120000;    // bound on one whole scenario
   int startup_timeout_ms = 20000;      // waits before the target's first output (slow starts: node, JVM)
-  std::string call_tools = "readonly"; // none | readonly | all
+  CallTools call_tools = CallTools::ReadOnly;
   const protocol::SchemaRegistry* schemas = nullptr;
   const RequirementCatalog* catalog = nullptr;
   Deadline run_deadline = Deadline::never();
-  std::string role = "server";         // the target's role: "client" runs client-role scenarios (client_runner.hpp)
+  Role role = Role::Server;            // the target's role: Client runs client-role scenarios (client_runner.hpp)
   bool cooperative_client = false;     // the client follows the driver protocol (scenarios tagged "cooperative" run)
 
   // The transport of the target under test, whichever role it plays ("stdio", "http", ...).
-  const std::string& transport() const { return role == "client" ? carrier.transport : target.transport; }
+  transport::TransportKind transport() const { return role == Role::Client ? carrier.transport : target.transport; }
 };
 
 ScenarioResult run_scenario(const Scenario& scenario, const RunConfig& config);

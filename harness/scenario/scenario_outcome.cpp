@@ -29,8 +29,8 @@ ScenarioResult run_with_outcome(const Scenario& s, const RunConfig& cfg, const R
   r.file = s.file;
   r.area = s.area;
   r.protocol = cfg.proposed_version;
-  r.role = wording.result_role;
-  r.transport = cfg.transport();
+  r.role = role_name(wording.role);
+  r.transport = transport::transport_name(cfg.transport());
   r.requirements = s.requirements;
   r.level = s.level;
   r.tags = s.tags;
@@ -44,13 +44,15 @@ ScenarioResult run_with_outcome(const Scenario& s, const RunConfig& cfg, const R
     return r;
   };
   if (s.role != wording.role)
-    return finish(Verdict::Skip, "a " + s.role + "-role scenario; this run tests a " + wording.role);
+    return finish(Verdict::Skip, std::string("a ") + role_name(s.role) + "-role scenario; this run tests a " +
+                                     role_name(wording.role));
   if (!s.protocol.contains(cfg.proposed_version))
     return finish(Verdict::Skip, "applies to protocol " + s.protocol.text() + ", this run " + wording.version_verb + " " +
                                      cfg.proposed_version);
   if (!s.transports.empty() &&
-      std::find(s.transports.begin(), s.transports.end(), cfg.transport()) == s.transports.end())
-    return finish(Verdict::Skip, "needs transport " + s.transports.front() + ", this run uses " + cfg.transport());
+      std::find(s.transports.begin(), s.transports.end(), transport::transport_name(cfg.transport())) == s.transports.end())
+    return finish(Verdict::Skip, "needs transport " + s.transports.front() + ", this run uses " +
+                                     transport::transport_name(cfg.transport()));
   if (extra_skip) return finish(Verdict::Skip, *extra_skip);
   if (cfg.run_deadline.passed()) return finish(Verdict::Error, "the run's --deadline passed before this scenario started");
   ExecutionEnd end;

@@ -15,8 +15,7 @@ namespace mcpspec::scenario {
 
 // The words a report uses for the role under test.
 struct RoleWording {
-  std::string role;           // the scenario role this run executes ("server" / "client")
-  std::string result_role;    // what the result records as its role
+  Role role;                  // the scenario role this run executes (the result records it too)
   std::string version_verb;   // "proposes" / "answers with"
   std::string target_noun;    // "target" / "client": "could not start the <noun>"
 };

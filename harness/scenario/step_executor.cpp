@@ -123,8 +123,8 @@ void StepExecutor::run_step(const json& step, int index, const std::string& labe
   const StepAction* action = action_of(step);
   if (!action) throw ScenarioBug("a step without exactly one action reached the executor: " + compact(step));
   if (!allowed_in(*action, s_.role))
-    throw ScenarioBug(std::string("\"") + std::string(action->name) + "\" has no meaning in a " + s_.role +
-                      "-role scenario");
+    throw ScenarioBug(std::string("\"") + std::string(action->name) + "\" has no meaning in a " +
+                      role_name(s_.role) + "-role scenario");
   Deadline dl = step_deadline(step);
   try {
     dispatch(*action, step, dl);

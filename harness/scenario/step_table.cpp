@@ -67,11 +67,11 @@ const StepAction* action_of(const nlohmann::json& step) {
   return found.size() == 1 ? found.front() : nullptr;
 }
 
-bool allowed_in(const StepAction& action, const std::string& scenario_role) {
+bool allowed_in(const StepAction& action, Role scenario_role) {
   switch (action.roles) {
     case StepRoles::Both: return true;
-    case StepRoles::ServerUnderTest: return scenario_role == "server";
-    case StepRoles::ClientUnderTest: return scenario_role == "client";
+    case StepRoles::ServerUnderTest: return scenario_role == Role::Server;
+    case StepRoles::ClientUnderTest: return scenario_role == Role::Client;
   }
   return false;
 }

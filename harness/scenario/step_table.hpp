@@ -4,6 +4,8 @@
 // checks steps against it, the executor finds a step's action through it, the suite runner orders
 // scenarios by the waits it names, and a test holds the scenario schema to it. A new action is a
 // row here plus its branch in the executor (step_executor.cpp) and its property in the schema.
+#include "harness/scenario/model.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -35,7 +37,7 @@ std::vector<const StepAction*> actions_of(const nlohmann::json& step);
 // The one action of a checked step (nullptr when there is not exactly one).
 const StepAction* action_of(const nlohmann::json& step);
 
-bool allowed_in(const StepAction& action, const std::string& scenario_role);
+bool allowed_in(const StepAction& action, Role scenario_role);
 
 // The milliseconds a step surely waits whatever the target does (its waits), 0 for none.
 long long declared_wait_ms_of(const nlohmann::json& step);

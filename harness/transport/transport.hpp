@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace mcpspec::transport {
 
@@ -22,6 +23,11 @@ struct ExitStatus {
   int signal = 0;   // the signal that ended it, 0 when it exited
   std::string text() const;  // "exit code 0" / "killed by SIGTERM"
 };
+
+// How a target is reached. Parsed once where a name comes in (CLI, targets.json, scenario files).
+enum class TransportKind { Stdio, Http, Sse, Ws };
+const char* transport_name(TransportKind k);  // "stdio", "http" (Streamable HTTP), "sse", "ws"
+std::optional<TransportKind> parse_transport(std::string_view name);
 
 struct Event {
   enum class Type {

@@ -89,7 +89,7 @@ inline std::string initialized_fixture_text() {
 inline scenario::TargetSpec command_target(const std::string& command, std::size_t max_message_bytes = 16u << 20) {
   scenario::TargetSpec t;
   t.description = command;
-  t.transport = "stdio";
+  t.transport = transport::TransportKind::Stdio;
   t.make = [command, max_message_bytes](const std::string& workdir, const std::map<std::string, std::string>& env) {
     transport::StdioOptions o;
     o.spawn.command = command;

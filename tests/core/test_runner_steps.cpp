@@ -218,7 +218,7 @@ TEST_CASE("steps: foreach keeps only callable tools", "[core][steps]") {
   auto s = coretest::load_one(dir, text);
   SECTION("readonly (the default) skips the destructive tool") {
     auto cfg = coretest::run_config(testserver_path());
-    CHECK(cfg.call_tools == "readonly");
+    CHECK(cfg.call_tools == scenario::CallTools::ReadOnly);
     auto r = scenario::run_scenario(s, cfg);
     INFO(describe(r));
     CHECK(r.verdict == Verdict::Pass);
@@ -226,7 +226,7 @@ TEST_CASE("steps: foreach keeps only callable tools", "[core][steps]") {
   }
   SECTION("none calls nothing") {
     auto cfg = coretest::run_config(testserver_path());
-    cfg.call_tools = "none";
+    cfg.call_tools = scenario::CallTools::None;
     auto r = scenario::run_scenario(s, cfg);
     INFO(describe(r));
     CHECK(r.verdict == Verdict::Pass);
@@ -234,7 +234,7 @@ TEST_CASE("steps: foreach keeps only callable tools", "[core][steps]") {
   }
   SECTION("all reaches the destructive tool (and the check inside notices)") {
     auto cfg = coretest::run_config(testserver_path());
-    cfg.call_tools = "all";
+    cfg.call_tools = scenario::CallTools::All;
     auto r = scenario::run_scenario(s, cfg);
     INFO(describe(r));
     CHECK(r.verdict == Verdict::Fail);

@@ -77,7 +77,7 @@ TEST_CASE("loader: a valid scenario loads with every top-level setting parsed", 
   CHECK(s.tags == std::vector<std::string>{"a", "b"});
   REQUIRE(s.timeout_ms);
   CHECK(*s.timeout_ms == 1234);
-  CHECK(s.validate == "envelope");
+  CHECK(s.validate == scenario::ValidateMode::Envelope);
   CHECK_FALSE(s.monitor_on("alive"));
   CHECK(s.monitor_on("schema"));
   CHECK(s.env == std::map<std::string, std::string>{{"K", "V"}});

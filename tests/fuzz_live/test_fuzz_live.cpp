@@ -117,7 +117,7 @@ void expect_found(const std::string& fault, const std::string& oracle, std::size
 TEST_CASE("live fuzzer: the correct test server gives no finding", "[fuzz_live][fuzz_live_e2e]") {
   TempDir dir;
   auto o = options(testserver(""), dir.path, 5000);
-  o.call_tools = "all";
+  o.call_tools = mcpspec::scenario::CallTools::All;
   auto r = run_campaign(o);
   INFO(describe(r));
   CHECK(r.errors.empty());

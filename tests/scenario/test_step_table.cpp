@@ -47,11 +47,11 @@ TEST_CASE("step table: a step's action, and expect as a request's matcher", "[st
 }
 
 TEST_CASE("step table: roles and declared waits", "[steps]") {
-  CHECK(allowed_in(*find_step_action("reply"), "client"));
-  CHECK_FALSE(allowed_in(*find_step_action("reply"), "server"));
-  CHECK(allowed_in(*find_step_action("list"), "server"));
-  CHECK_FALSE(allowed_in(*find_step_action("list"), "client"));
-  CHECK(allowed_in(*find_step_action("await_answers_ms"), "client"));  // one executor: both roles have it
+  CHECK(allowed_in(*find_step_action("reply"), Role::Client));
+  CHECK_FALSE(allowed_in(*find_step_action("reply"), Role::Server));
+  CHECK(allowed_in(*find_step_action("list"), Role::Server));
+  CHECK_FALSE(allowed_in(*find_step_action("list"), Role::Client));
+  CHECK(allowed_in(*find_step_action("await_answers_ms"), Role::Client));  // one executor: both roles have it
   CHECK(declared_wait_ms_of(json{{"expect_silence_ms", 700}}) == 700);
   CHECK(declared_wait_ms_of(json{{"expect_no", json::object()}, {"for_ms", 300}}) == 300);
   CHECK(declared_wait_ms_of(json{{"http", {{"method", "GET"}, {"read_ms", 250}}}}) == 250);

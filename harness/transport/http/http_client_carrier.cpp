@@ -36,10 +36,10 @@ void HttpClientCarrier::configure(const nlohmann::json& o) {
 }
 
 void HttpClientCarrier::start() {
-  if (options_.transport == "http") server_ = std::make_unique<StreamableHttpServer>(options_.server, events_);
-  else if (options_.transport == "sse") server_ = std::make_unique<LegacySseServer>(options_.server, events_);
-  else if (options_.transport == "ws") server_ = std::make_unique<WebSocketServer>(options_.server, events_);
-  else throw TransportError("no client-side server for transport " + options_.transport);
+  if (options_.transport == TransportKind::Http) server_ = std::make_unique<StreamableHttpServer>(options_.server, events_);
+  else if (options_.transport == TransportKind::Sse) server_ = std::make_unique<LegacySseServer>(options_.server, events_);
+  else if (options_.transport == TransportKind::Ws) server_ = std::make_unique<WebSocketServer>(options_.server, events_);
+  else throw TransportError(std::string("no client-side server for transport ") + transport_name(options_.transport));
   server_->start();
   expanded_ = expand_url_command(options_.command, server_->url());
   SpawnOptions so = options_.spawn;

@@ -14,7 +14,7 @@ namespace mcpspec::transport::http {
 
 struct HttpClientOptions {
   std::string command;    // run by /bin/sh -c; {url} becomes the endpoint URL (one shell word)
-  std::string transport;  // http | sse | ws
+  TransportKind transport = TransportKind::Http;  // Http, Sse or Ws
   SpawnOptions spawn;     // workdir and env (command is filled in by start())
   ClientSideOptions server;
   int stop_grace_ms = 500;
@@ -28,7 +28,7 @@ class HttpClientCarrier : public transport::ClientCarrier {
   explicit HttpClientCarrier(HttpClientOptions options);
   ~HttpClientCarrier() override;
 
-  std::string name() const override { return options_.transport; }
+  std::string name() const override { return transport_name(options_.transport); }
   void configure(const nlohmann::json& options) override;
   void start() override;
   void send(const std::string& frame, Deadline deadline) override;
