@@ -9,32 +9,20 @@ pass, so that a failure elsewhere can only come from the mutation. Exit 0 when e
 caught, 1 otherwise, 2 on a usage or harness problem. Standard library only.
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SUITE = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 from chant_mutant import MUTANTS  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(SUITE)), "tests", "support"))
+from mutant_runs import judge_control, judge_mutant, suite_verdicts, verdict_of_all  # noqa: E402
 
 
 def run_suite(args, mutant, scenarios):
     proxy = f"python3 {os.path.join(HERE, 'chant_mutant.py')} {mutant} {os.path.abspath(args.chant)} mcp"
-    with tempfile.TemporaryDirectory() as tmp:
-        report = os.path.join(tmp, "report.json")
-        cmd = [args.mcpspec, "run", "--server", proxy, "-j", str(args.jobs), "--report", f"json:{report}"]
-        for s in scenarios:
-            cmd += ["--filter", s]
-        cmd.append(SUITE)
-        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if not os.path.exists(report):
-            sys.stderr.write(f"run_mutants.py: mcpspec wrote no report for {mutant}:\n{done.stdout}\n")
-            sys.exit(2)
-        with open(report) as f:
-            return {r["id"]: r["verdict"] for r in json.load(f)["results"]}
+    return suite_verdicts(args.mcpspec, ["--server", proxy], SUITE, scenarios, args.jobs)
 
 
 def main():
@@ -55,23 +43,11 @@ def main():
     for mutant in args.mutants or list(MUTANTS):
         bug, scenarios = MUTANTS[mutant]
         if mutant == "none":
-            verdicts = run_suite(args, mutant, ["chant/*"])
-            bad = sorted(i for i, v in verdicts.items() if v != "pass")
-            status = "ok" if not bad else "PROXY BROKE: " + ", ".join(bad)
-            print(f"{mutant:28} {len(verdicts)} scenarios through the proxy: {status}")
-            if bad:
+            if judge_control(f"{mutant} (through the proxy)", run_suite(args, mutant, ["chant/*"])):
                 escaped.append(mutant)
-            continue
-        verdicts = run_suite(args, mutant, scenarios)
-        passed = [s for s in scenarios if verdicts.get(s) not in ("fail", "warn")]
-        caught = len(scenarios) - len(passed)
-        print(f"{mutant:28} caught by {caught}/{len(scenarios)}" +
-              ("" if not passed else "  NOT CAUGHT by: " + ", ".join(f"{s} ({verdicts.get(s, 'not run')})"
-                                                                      for s in passed)))
-        if passed:
+        elif judge_mutant(mutant, scenarios, run_suite(args, mutant, scenarios)):
             escaped.append(mutant)
-    print("every mutant caught" if not escaped else f"{len(escaped)} mutant(s) escaped: {', '.join(escaped)}")
-    return 1 if escaped else 0
+    return verdict_of_all(escaped)
 
 
 if __name__ == "__main__":

@@ -11,13 +11,12 @@ so a failure under a mutant can only come from its bug. Exit 0 when every mutant
 otherwise, 2 on a usage or harness problem. Standard library only.
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
-import tempfile
 
 SCENARIOS = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(os.path.dirname(SCENARIOS), "tests", "support"))
+from mutant_runs import judge_control, judge_mutant, suite_verdicts, verdict_of_all  # noqa: E402
 # The server finds its notes through MEDITATION_NOTES_DIR (set by scenarios that bring a folder),
 # else the suite's sample library; the same command as in scenarios/targets.json.
 NOTES = os.path.join(SCENARIOS, "meditation", "fixtures", "library", "notes")
@@ -60,21 +59,8 @@ SUITES = {
 
 
 def run_suite(args, suite, command, filters):
-    with tempfile.TemporaryDirectory() as tmp:
-        report = os.path.join(tmp, "report.json")
-        cmd = [args.mcpspec, "run", suite["role"], command, "-j", str(args.jobs), "--report", f"json:{report}"]
-        if suite["role"] == "--client":
-            cmd.append("--cooperative")
-        for f in filters:
-            cmd += ["--filter", f]
-        cmd.append(os.path.join(SCENARIOS, args.current))
-        env = dict(os.environ, MCPSPEC_HOME=os.path.dirname(SCENARIOS))
-        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=600)
-        if not os.path.exists(report):
-            sys.stderr.write(f"run_mutants.py: mcpspec wrote no report:\n{done.stdout}\n")
-            sys.exit(2)
-        with open(report) as f:
-            return {r["id"]: r["verdict"] for r in json.load(f)["results"]}
+    target = [suite["role"], command] + (["--cooperative"] if suite["role"] == "--client" else [])
+    return suite_verdicts(args.mcpspec, target, os.path.join(SCENARIOS, args.current), filters, args.jobs)
 
 
 def check_suite(args, name, wanted):
@@ -84,11 +70,7 @@ def check_suite(args, name, wanted):
     real = os.path.join(args.bindir, suite["real"])
     for mutant in ["none"] + [m for m in suite["mutants"] if not wanted or m in wanted]:
         if mutant == "none":
-            verdicts = run_suite(args, suite, suite["command"](real), [f"{name}/*"])
-            bad = sorted(f"{i} ({v})" for i, v in verdicts.items() if v != "pass")
-            print(f"{name:13} {'none':24} {len(verdicts)} scenarios against {suite['real']}: " +
-                  ("ok" if verdicts and not bad else "CONTROL FAILED: " + ", ".join(bad)))
-            if bad or not verdicts:
+            if judge_control(f"{name}/none ({suite['real']})", run_suite(args, suite, suite["command"](real), [f"{name}/*"])):
                 escaped.append(f"{name}/none")
             continue
         bug, scenarios = suite["mutants"][mutant]
@@ -96,11 +78,7 @@ def check_suite(args, name, wanted):
         if not os.access(exe, os.X_OK):
             sys.stderr.write(f"run_mutants.py: {exe} is missing: build the mutant targets first\n")
             sys.exit(2)
-        verdicts = run_suite(args, suite, suite["command"](exe), scenarios)
-        passed = [s for s in scenarios if verdicts.get(s) not in ("fail", "warn")]
-        print(f"{name:13} {mutant:24} caught by {len(scenarios) - len(passed)}/{len(scenarios)} ({bug})" +
-              ("" if not passed else "  NOT CAUGHT by: " + ", ".join(f"{s} ({verdicts.get(s, 'not run')})" for s in passed)))
-        if passed:
+        if judge_mutant(f"{name}/{mutant}", scenarios, run_suite(args, suite, suite["command"](exe), scenarios)):
             escaped.append(f"{name}/{mutant}")
     return escaped
 
@@ -129,8 +107,7 @@ def main():
     escaped = []
     for n in names:
         escaped += check_suite(args, n, set(args.mutants))
-    print("every mutant caught, controls pass" if not escaped else f"{len(escaped)} escaped or failed: {', '.join(escaped)}")
-    return 1 if escaped else 0
+    return verdict_of_all(escaped)
 
 
 if __name__ == "__main__":

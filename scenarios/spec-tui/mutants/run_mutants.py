@@ -9,9 +9,7 @@ failure elsewhere can only come from the mutation. Exit 0 when every mutant is c
 otherwise, 2 on a usage or harness problem. Standard library only.
 """
 import argparse
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -19,6 +17,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIOS = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 from mutant_proxy import MUTANTS  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(SCENARIOS), "tests", "support"))
+from mutant_runs import judge_control, judge_mutant, suite_verdicts, verdict_of_all  # noqa: E402
 
 PROXY = os.path.join(HERE, "mutant_proxy.py")
 # spec-tui takes its command and input from the environment of the target's command line, as in
@@ -29,25 +29,14 @@ CLIENT_LINE = '{spec_tui} --batch "${{SPEC_TUI_COMMAND:-plan}}" --input "${{SPEC
 def run_suite(args, mutant, program, scenarios):
     suite = os.path.join(SCENARIOS, "speckit-agent" if program == "agent" else "spec-tui")
     with tempfile.TemporaryDirectory() as tmp:
-        report = os.path.join(tmp, "report.json")
         if program == "agent":
             target = ["--server", f"python3 {PROXY} {mutant} -- {os.path.abspath(args.agent)}"]
         else:
             line = CLIENT_LINE.format(spec_tui=os.path.abspath(args.spec_tui), log=os.path.join(tmp, "spec-tui.log"),
                                       proxy=PROXY, mutant=mutant)
             target = ["--client", line]
-        cmd = [args.mcpspec, "run", *target, "-j", str(args.jobs), "--report", f"json:{report}",
-               "--baseline", os.path.join(suite, "baseline.json")]
-        for s in scenarios:
-            cmd += ["--filter", s]
-        cmd.append(suite)
-        env = dict(os.environ, MCPSPEC_HOME=os.path.dirname(SCENARIOS))
-        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=300)
-        if not os.path.exists(report):
-            sys.stderr.write(f"run_mutants.py: mcpspec wrote no report for {mutant}:\n{done.stdout}\n")
-            sys.exit(2)
-        with open(report) as f:
-            return {r["id"]: r["verdict"] for r in json.load(f)["results"]}
+        return suite_verdicts(args.mcpspec, target, suite, scenarios, args.jobs,
+                              extra=["--baseline", os.path.join(suite, "baseline.json")], timeout=300)
 
 
 def main():
@@ -69,20 +58,12 @@ def main():
     for mutant in args.mutants or list(MUTANTS):
         program, bug, scenarios = MUTANTS[mutant]
         if not scenarios:
-            verdicts = run_suite(args, mutant, program, ["speckit-agent/*" if program == "agent" else "spec-tui/*"])
-            bad = sorted(i for i, v in verdicts.items() if v not in ("pass", "xfail"))
-            print(f"{mutant:40} {len(verdicts)} scenarios through the proxy: " + ("ok" if not bad else "PROXY BROKE: " + ", ".join(bad)))
-            if bad or not verdicts:
+            whole = ["speckit-agent/*" if program == "agent" else "spec-tui/*"]
+            if judge_control(f"{mutant} (through the proxy)", run_suite(args, mutant, program, whole), ("pass", "xfail")):
                 escaped.append(mutant)
-            continue
-        verdicts = run_suite(args, mutant, program, scenarios)
-        passed = [s for s in scenarios if verdicts.get(s) not in ("fail", "warn")]
-        print(f"{mutant:40} caught by {len(scenarios) - len(passed)}/{len(scenarios)}" +
-              ("" if not passed else "  NOT CAUGHT by: " + ", ".join(f"{s} ({verdicts.get(s, 'not run')})" for s in passed)))
-        if passed:
+        elif judge_mutant(mutant, scenarios, run_suite(args, mutant, program, scenarios)):
             escaped.append(mutant)
-    print("every mutant caught" if not escaped else f"{len(escaped)} mutant(s) escaped: {', '.join(escaped)}")
-    return 1 if escaped else 0
+    return verdict_of_all(escaped)
 
 
 if __name__ == "__main__":

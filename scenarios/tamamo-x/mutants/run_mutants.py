@@ -14,15 +14,14 @@ the harness plays. Exit 0 when every mutant is caught and the control passes, 1 
 usage or harness problem. Standard library only.
 """
 import argparse
-import json
 import os
 import shlex
-import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SUITE = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(SUITE)), "tests", "support"))
+from mutant_runs import judge_control, judge_mutant, suite_verdicts, verdict_of_all  # noqa: E402
 
 # The faults of tamamo-x-mcp-mutant (reference-servers/tamamo-x/src/mutants.hpp) and the scenarios
 # of scenarios/tamamo-x that must each end FAIL against it. (Kept here, not in a .json file: every
@@ -95,20 +94,8 @@ def target_command(args, role, mutant):
 
 
 def run_suite(args, role, mutant, scenarios):
-    with tempfile.TemporaryDirectory() as tmp:
-        report = os.path.join(tmp, "report.json")
-        cmd = [args.mcpspec, "run", "--server" if role == "server" else "--client",
-               target_command(args, role, mutant), "-j", str(args.jobs), "--report", f"json:{report}"]
-        for s in scenarios:
-            cmd += ["--filter", s]
-        cmd.append(SUITE)
-        env = dict(os.environ, MCPSPEC_HOME=os.path.dirname(os.path.dirname(SUITE)))  # the repository
-        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, timeout=300)
-        if not os.path.exists(report):
-            sys.stderr.write(f"run_mutants.py: mcpspec wrote no report for {mutant} ({role}):\n{done.stdout}\n")
-            sys.exit(2)
-        with open(report) as f:
-            return {r["id"]: r["verdict"] for r in json.load(f)["results"]}
+    target = ["--server" if role == "server" else "--client", target_command(args, role, mutant)]
+    return suite_verdicts(args.mcpspec, target, SUITE, scenarios, args.jobs, timeout=300)
 
 
 def main():
@@ -131,26 +118,16 @@ def main():
     escaped = []
     for mutant in args.mutants or ["none"] + list(mutants):
         if mutant == "none":
-            bad = []
-            total = 0
+            verdicts = {}
             for role in ("server", "client"):
-                verdicts = run_suite(args, role, "none", ["tamamo-x/*"])
-                total += len(verdicts)
-                bad += sorted(f"{i} ({v})" for i, v in verdicts.items() if v not in ("pass", "skip"))
-            print(f"{'none (control)':28} {total} scenario runs: " + ("ok" if not bad else "FAILED: " + ", ".join(bad)))
-            if bad or total == 0:
+                verdicts.update({f"{i} [{role}]": v for i, v in run_suite(args, role, "none", ["tamamo-x/*"]).items()})
+            if judge_control("none (control, both roles)", verdicts, ("pass", "skip")):
                 escaped.append("none")
             continue
         spec = mutants[mutant]
-        verdicts = run_suite(args, spec["role"], mutant, spec["caught_by"])
-        passed = [s for s in spec["caught_by"] if verdicts.get(s) not in CAUGHT]
-        caught = len(spec["caught_by"]) - len(passed)
-        print(f"{mutant:28} caught by {caught}/{len(spec['caught_by'])}" +
-              ("" if not passed else "  NOT CAUGHT by: " + ", ".join(f"{s} ({verdicts.get(s, 'not run')})" for s in passed)))
-        if passed:
+        if judge_mutant(mutant, spec["caught_by"], run_suite(args, spec["role"], mutant, spec["caught_by"]), CAUGHT):
             escaped.append(mutant)
-    print("every mutant caught, control passes" if not escaped else f"escaped or broken: {', '.join(escaped)}")
-    return 1 if escaped else 0
+    return verdict_of_all(escaped)
 
 
 if __name__ == "__main__":
