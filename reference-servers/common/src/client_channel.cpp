@@ -29,4 +29,27 @@ Json answer_server_request(const ClientChannel::RequestHandler& handler, const J
   }
 }
 
+void ClientChannel::deliver_notification(const std::string& method, const Json& params) {
+  NotificationHandler handler;
+  {
+    std::lock_guard lock(handlers_mutex_);
+    handler = notification_handler_;
+  }
+  if (!handler) return;
+  try {
+    handler(method, params);
+  } catch (...) {
+    // A handler's failure is the client's business; the connection carries on.
+  }
+}
+
+Json ClientChannel::answer_request(const Json& id, const std::string& method, const Json& params) {
+  RequestHandler handler;
+  {
+    std::lock_guard lock(handlers_mutex_);
+    handler = request_handler_;
+  }
+  return answer_server_request(handler, id, method, params);
+}
+
 }  // namespace mcpref

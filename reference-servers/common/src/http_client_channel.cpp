@@ -37,8 +37,7 @@ struct HttpClientChannel::Impl {
   bool open = false;
   std::string closed_reason;
   long long next_id = 1;
-  NotificationHandler on_notification;
-  RequestHandler on_request;
+  HttpClientChannel* owner = nullptr;  // its handlers; threads that call them end in close()
 
   // The standalone GET stream, on which a server sends requests and notifications of its own.
   std::thread stream_thread;
@@ -71,20 +70,10 @@ struct HttpClientChannel::Impl {
       std::string method = message["method"];
       Json params = message.value("params", Json());
       if (!message.contains("id")) {
-        NotificationHandler h;
-        {
-          std::lock_guard lock(mutex);
-          h = on_notification;
-        }
-        if (h) h(method, params);
+        owner->deliver_notification(method, params);
         return;
       }
-      RequestHandler h;
-      {
-        std::lock_guard lock(mutex);
-        h = on_request;
-      }
-      post_quietly(answer_server_request(h, message["id"], method, params), deadline);
+      post_quietly(owner->answer_request(message["id"], method, params), deadline);
     }
   }
 
@@ -287,6 +276,7 @@ struct HttpClientChannel::Impl {
 };
 
 HttpClientChannel::HttpClientChannel(HttpClientOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->owner = this;
   impl_->options = std::move(options);
   impl_->protocol_version = impl_->options.protocol_version;
 }
@@ -339,16 +329,6 @@ void HttpClientChannel::notify(const std::string& method, const Json& params) {
   impl_->post(message, Json(), Clock::now() + std::chrono::seconds(10), method);
   // Once the session is initialized the server may talk first: listen on a GET stream.
   if (method == "notifications/initialized") impl_->start_stream();
-}
-
-void HttpClientChannel::on_notification(NotificationHandler handler) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->on_notification = std::move(handler);
-}
-
-void HttpClientChannel::on_request(RequestHandler handler) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->on_request = std::move(handler);
 }
 
 bool HttpClientChannel::is_open() const {

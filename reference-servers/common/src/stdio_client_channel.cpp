@@ -148,21 +148,10 @@ void StdioClientChannel::handle_line(const std::string& line) {
   Json params = m.contains("params") ? m["params"] : Json();
   if (method != m.end() && method->is_string()) {
     if (id != m.end()) {
-      answer_request(*id, method->get<std::string>(), params);
+      reply_to_request(*id, method->get<std::string>(), params);
       return;
     }
-    NotificationHandler handler;
-    {
-      std::lock_guard lock(mutex_);
-      handler = notification_handler_;
-    }
-    if (handler) {
-      try {
-        handler(method->get<std::string>(), params);
-      } catch (...) {
-        // A handler's failure is the client's business; the connection carries on.
-      }
-    }
+    deliver_notification(method->get<std::string>(), params);
     return;
   }
   if (id == m.end() || (!m.contains("result") && !m.contains("error"))) {
@@ -180,13 +169,8 @@ void StdioClientChannel::handle_line(const std::string& line) {
   changed_.notify_all();
 }
 
-void StdioClientChannel::answer_request(const Json& id, const std::string& method, const Json& params) {
-  RequestHandler handler;
-  {
-    std::lock_guard lock(mutex_);
-    handler = request_handler_;
-  }
-  Json reply = answer_server_request(handler, id, method, params);
+void StdioClientChannel::reply_to_request(const Json& id, const std::string& method, const Json& params) {
+  Json reply = answer_request(id, method, params);
   try {
     write_line(reply, std::chrono::milliseconds(2000));
   } catch (const ChannelClosed&) {
@@ -259,16 +243,6 @@ void StdioClientChannel::notify(const std::string& method, const Json& params) {
   Json message = {{"jsonrpc", "2.0"}, {"method", method}};
   if (!params.is_null()) message["params"] = params;
   write_line(message, std::chrono::milliseconds(2000));
-}
-
-void StdioClientChannel::on_notification(NotificationHandler handler) {
-  std::lock_guard lock(mutex_);
-  notification_handler_ = std::move(handler);
-}
-
-void StdioClientChannel::on_request(RequestHandler handler) {
-  std::lock_guard lock(mutex_);
-  request_handler_ = std::move(handler);
 }
 
 bool StdioClientChannel::is_open() const {

@@ -73,8 +73,7 @@ struct WebSocketClientChannel::Impl : std::enable_shared_from_this<Impl> {
   long long next_id = 1;
   bool open = false;
   std::string closed_reason;
-  NotificationHandler notification_handler;
-  RequestHandler request_handler;
+  WebSocketClientChannel* owner = nullptr;  // its handlers; the io thread ends in close()
 
   explicit Impl(WebSocketClientOptions o) : options(std::move(o)) {}
 
@@ -128,15 +127,10 @@ struct WebSocketClientChannel::Impl : std::enable_shared_from_this<Impl> {
       std::string method = msg["method"].is_string() ? msg["method"].get<std::string>() : "";
       Json params = msg.value("params", Json());
       if (!msg.contains("id")) {
-        NotificationHandler handler;
-        {
-          std::lock_guard lock(mutex);
-          handler = notification_handler;
-        }
-        if (handler) handler(method, params);
+        owner->deliver_notification(method, params);
         return;
       }
-      send_frame(to_line(answer_server_request(msg["id"], method, params)));
+      send_frame(to_line(owner->answer_request(msg["id"], method, params)));
       return;
     }
     std::lock_guard lock(mutex);
@@ -148,18 +142,12 @@ struct WebSocketClientChannel::Impl : std::enable_shared_from_this<Impl> {
     changed.notify_all();
   }
 
-  Json answer_server_request(const Json& id, const std::string& method, const Json& params) {
-    RequestHandler handler;
-    {
-      std::lock_guard lock(mutex);
-      handler = request_handler;
-    }
-    return mcpref::answer_server_request(handler, id, method, params);
-  }
 };
 
 WebSocketClientChannel::WebSocketClientChannel(WebSocketClientOptions options)
-    : impl_(std::make_shared<Impl>(std::move(options))) {}
+    : impl_(std::make_shared<Impl>(std::move(options))) {
+  impl_->owner = this;
+}
 
 WebSocketClientChannel::~WebSocketClientChannel() { close(std::chrono::milliseconds(500)); }
 
@@ -242,16 +230,6 @@ void WebSocketClientChannel::notify(const std::string& method, const Json& param
   Json message = {{"jsonrpc", "2.0"}, {"method", method}};
   if (!params.is_null()) message["params"] = params;
   impl_->post_frame(message);
-}
-
-void WebSocketClientChannel::on_notification(NotificationHandler handler) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->notification_handler = std::move(handler);
-}
-
-void WebSocketClientChannel::on_request(RequestHandler handler) {
-  std::lock_guard lock(impl_->mutex);
-  impl_->request_handler = std::move(handler);
 }
 
 bool WebSocketClientChannel::is_open() const {

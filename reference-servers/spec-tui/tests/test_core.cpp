@@ -114,9 +114,9 @@ class ScriptedChannel : public mcpref::ClientChannel {
     if (call == Call::FailInternal) throw mcpref::ServerError(-32603, "oops");
     if (call == Call::ProgressThenAnswer) {
       std::string token = params["_meta"]["progressToken"];
-      notifier("notifications/progress", {{"progressToken", "someone-else"}, {"progress", 99}, {"total", 100}});
-      notifier("notifications/progress", {{"progressToken", token}, {"progress", 1}, {"total", 4}, {"message", "one"}});
-      notifier("notifications/progress", {{"progressToken", token}, {"progress", 2}, {"total", 4}, {"message", "two"}});
+      deliver_notification("notifications/progress", {{"progressToken", "someone-else"}, {"progress", 99}, {"total", 100}});
+      deliver_notification("notifications/progress", {{"progressToken", token}, {"progress", 1}, {"total", 4}, {"message", "one"}});
+      deliver_notification("notifications/progress", {{"progressToken", token}, {"progress", 2}, {"total", 4}, {"message", "two"}});
     }
     return {{"content", Json::array({{{"type", "text"}, {"text", "done"}}})}, {"isError", false}};
   }
@@ -124,11 +124,8 @@ class ScriptedChannel : public mcpref::ClientChannel {
     std::lock_guard lock(m);
     sent.push_back({{"method", method}, {"params", params}});
   }
-  void on_notification(NotificationHandler h) override { notifier = std::move(h); }
-  void on_request(RequestHandler) override {}
   bool is_open() const override { return open_; }
   void close(std::chrono::milliseconds) override { open_ = false; }
-  NotificationHandler notifier;
 
  private:
   bool open_ = false;

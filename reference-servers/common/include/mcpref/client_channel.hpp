@@ -62,8 +62,16 @@ class ClientChannel {
   virtual Json request(const std::string& method, const Json& params, std::chrono::milliseconds timeout) = 0;
   // Sends a notification (no answer). Throws ChannelClosed when the connection is gone.
   virtual void notify(const std::string& method, const Json& params) = 0;
-  virtual void on_notification(NotificationHandler handler) = 0;
-  virtual void on_request(RequestHandler handler) = 0;
+  // The handlers are kept here, for every transport alike (see deliver_notification and
+  // answer_request below).
+  void on_notification(NotificationHandler handler) {
+    std::lock_guard lock(handlers_mutex_);
+    notification_handler_ = std::move(handler);
+  }
+  void on_request(RequestHandler handler) {
+    std::lock_guard lock(handlers_mutex_);
+    request_handler_ = std::move(handler);
+  }
   virtual bool is_open() const = 0;
   // Ends the connection in order, within `grace` for each stage (stdio: close stdin, wait, then
   // SIGTERM, then SIGKILL to the process group; HTTP: DELETE the session; WebSocket: close frame).
@@ -80,6 +88,12 @@ class ClientChannel {
   }
 
  protected:
+  // For a channel's reader: hands a notification to the handler (a handler's failure is the
+  // client's business; the connection carries on).
+  void deliver_notification(const std::string& method, const Json& params);
+  // For a channel's reader: the reply to a server-to-client request (answer_server_request).
+  Json answer_request(const Json& id, const std::string& method, const Json& params);
+
   void announce_sent(const std::string& method, const Json& id) {
     SentHandler handler;
     {
@@ -92,6 +106,9 @@ class ClientChannel {
  private:
   std::mutex sent_mutex_;
   SentHandler sent_handler_;
+  std::mutex handlers_mutex_;
+  NotificationHandler notification_handler_;
+  RequestHandler request_handler_;
 };
 
 // Shared by every channel: the result of a JSON-RPC response, or ServerError for an error

@@ -42,8 +42,6 @@ class HttpClientChannel : public ClientChannel {
   void open(std::chrono::milliseconds timeout) override;
   Json request(const std::string& method, const Json& params, std::chrono::milliseconds timeout) override;
   void notify(const std::string& method, const Json& params) override;
-  void on_notification(NotificationHandler handler) override;
-  void on_request(RequestHandler handler) override;
   bool is_open() const override;
   void close(std::chrono::milliseconds grace) override;
 

@@ -44,8 +44,6 @@ class StdioClientChannel : public ClientChannel {
   void open(std::chrono::milliseconds timeout) override;
   Json request(const std::string& method, const Json& params, std::chrono::milliseconds timeout) override;
   void notify(const std::string& method, const Json& params) override;
-  void on_notification(NotificationHandler handler) override;
-  void on_request(RequestHandler handler) override;
   bool is_open() const override;
   void close(std::chrono::milliseconds grace) override;
 
@@ -66,7 +64,7 @@ class StdioClientChannel : public ClientChannel {
   void read_stdout();
   void read_stderr();
   void handle_line(const std::string& line);
-  void answer_request(const Json& id, const std::string& method, const Json& params);
+  void reply_to_request(const Json& id, const std::string& method, const Json& params);
   // Writes one line within `timeout`; throws ChannelClosed when it cannot.
   void write_line(const Json& message, std::chrono::milliseconds timeout);
   // The connection is gone: every waiting request fails with `reason`.
@@ -88,8 +86,6 @@ class StdioClientChannel : public ClientChannel {
   bool open_ = false;
   std::string closed_reason_;
   std::optional<int> wait_status_;
-  NotificationHandler notification_handler_;
-  RequestHandler request_handler_;
   std::string stderr_tail_;
 
   std::mutex write_mutex_;  // one line at a time on the server's stdin
