@@ -1,5 +1,8 @@
 #include "harness/fuzz/tracker.hpp"
 
+#include "harness/monitor/envelope.hpp"
+#include "harness/monitor/framing.hpp"
+#include "harness/monitor/schema_monitor.hpp"
 #include "harness/protocol/json_depth.hpp"
 #include "harness/protocol/message.hpp"
 #include "harness/protocol/peer_json.hpp"
@@ -230,7 +233,7 @@ Tracker::Result Tracker::on_frame(const std::string& text, Clock::time_point at)
     a.method = "?";
     a.signature = number ? "number out of range" : "not JSON";
     a.detail = number ? "the target wrote a number no JSON reader can hold: " + read.detail
-                      : "the target wrote a line that is not JSON";
+                      : monitor::unparsable_frame(text, protocol::Sender::Server).message;
     a.received = shorten(text);
     out.anomalies.push_back(std::move(a));
     return out;
@@ -257,14 +260,14 @@ Tracker::Result Tracker::on_frame(const std::string& text, Clock::time_point at)
     return out;
   }
   if (c.kind == protocol::Kind::Request || c.kind == protocol::Kind::Notification) {
-    auto v = schemas_.validate(msg, version_, protocol::Sender::Server);
-    if (!v.valid) {
+    // The scenario conversations' schema monitor, with its wording.
+    auto v = monitor::judge_schema(schemas_, msg, version_, protocol::Sender::Server);
+    if (v.finding) {
       Anomaly a;
       a.oracle = oracle::schema;
       a.method = c.method;
       a.signature = v.definition;
-      a.detail = "a " + std::string(protocol::kind_name(c.kind)) + " from the target is invalid for " + version_ +
-                 (v.issues.empty() ? std::string() : ": " + v.issues.front().pointer + ": " + v.issues.front().message);
+      a.detail = "a " + std::string(protocol::kind_name(c.kind)) + " from the target is " + v.finding->message;
       a.received = shorten(text);
       out.anomalies.push_back(std::move(a));
     }
@@ -319,14 +322,14 @@ void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out)
       // still be a valid message (an id of that type is not).
       Malformed m = it->second;
       odd_ids_.erase(it);
-      auto v = schemas_.validate(msg, version_, protocol::Sender::Server);
-      if (!v.valid) {
+      auto v = monitor::judge_schema(schemas_, msg, version_, protocol::Sender::Server);
+      if (v.finding) {
         Anomaly a;
         a.oracle = oracle::schema;
         a.method = m.method.empty() ? "?" : m.method;
         a.signature = "response id";
-        a.detail = "the answer to a request with the invalid id " + shorten(compact(id), 40) + " echoes it, so it is invalid for " +
-                   version_ + (v.issues.empty() ? std::string() : ": " + v.issues.front().pointer + ": " + v.issues.front().message);
+        a.detail = "the answer to a request with the invalid id " + shorten(compact(id), 40) + " echoes it, so it is " +
+                   v.finding->message;
         a.received = received();
         a.trigger = m.index;
         out.anomalies.push_back(std::move(a));
@@ -395,10 +398,10 @@ void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out)
     return a;
   };
   if (p.ambiguous) return;  // which of two requests with one id this answers cannot be known
-  if (!c.problems.empty()) {
+  if (auto envelope = monitor::envelope_findings(c); !envelope.empty()) {
     Anomaly a = base(oracle::not_json_rpc);
     a.signature = "bad envelope";
-    a.detail = "the response's JSON-RPC envelope is wrong: " + c.problems.front();
+    a.detail = "the response's JSON-RPC envelope is wrong: " + envelope.front().message;
     out.anomalies.push_back(std::move(a));
     return;
   }
@@ -430,12 +433,11 @@ void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out)
   // Schema of the negotiated version; the method selects the result definition (an error or a
   // malformed request's answer is judged by the envelope only).
   bool known = !p.method.empty() && !p.optional && schemas_.method(version_, p.method).has_value();
-  auto v = schemas_.validate(msg, version_, protocol::Sender::Server, known ? p.method : std::string());
-  if (!v.valid) {
+  auto v = monitor::judge_schema(schemas_, msg, version_, protocol::Sender::Server, known ? p.method : std::string());
+  if (v.finding) {
     Anomaly a = base(oracle::schema);
     a.signature = v.definition.empty() ? "response" : v.definition;
-    a.detail = "the response is invalid for " + version_ +
-               (v.issues.empty() ? std::string() : ": " + v.issues.front().pointer + ": " + v.issues.front().message);
+    a.detail = "the response is " + v.finding->message;
     out.anomalies.push_back(std::move(a));
   }
 }

@@ -1,7 +1,11 @@
 #pragma once
 // The oracles that judge each frame the target writes: it knows every request in flight (so a
 // response can be matched to the message it answers, even with many outstanding) and what each
-// message is owed. Pure bookkeeping: no I/O, so it is tested frame by frame.
+// message is owed. Pure bookkeeping: no I/O, so it is tested frame by frame. A frame's framing,
+// envelope and schema are judged by the scenario conversations' monitors (harness/monitor/);
+// which request a response answers stays the tracker's own, because the fuzzer sends ids that are
+// ambiguous, malformed or reused on purpose, which the monitors' ledger would report as the
+// target's fault.
 #include "harness/fuzz/anomaly.hpp"
 #include "harness/fuzz/fuzz_message.hpp"
 #include "harness/util/clock.hpp"

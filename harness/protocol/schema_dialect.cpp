@@ -1,6 +1,6 @@
 #include "harness/protocol/schema_dialect.hpp"
 #include "harness/util/json_pointer.hpp"
-#include "harness/util/json_schema_keywords.hpp"
+#include "harness/jsonschema/keywords.hpp"
 
 #include <algorithm>
 #include <array>

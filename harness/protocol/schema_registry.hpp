@@ -1,8 +1,11 @@
 #pragma once
 // Schema validation of MCP messages, per protocol version. The built-in registry holds mcpspec's
 // own schemas (harness/protocol/schemas/<version>/, embedded in the binary); from_file() loads a
-// schema file the user holds, such as the official one. docs/schemas.md explains how a message is
+// schema file the user holds, such as the official one. The method tables are method_tables.cpp's,
+// which definitions a message is checked against is definition_choice.cpp's. docs/schemas.md explains how a message is
 // matched to a definition and where our schemas deliberately differ from the official files.
+#include "harness/jsonschema/check.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <memory>
@@ -16,7 +19,7 @@ namespace mcpspec::protocol {
 enum class Sender { Client, Server };                   // who sent the message being validated
 const char* sender_name(Sender s);                      // "client" / "server"
 
-struct SchemaIssue { std::string pointer; std::string message; };   // pointer into the message
+using SchemaIssue = JsonSchemaIssue;  // pointer into the message, readable text (jsonschema/check.hpp)
 
 struct ValidationOutcome {
   bool valid = true;                      // no issue found (see `unchecked`: not the same as "checked and fine")
@@ -73,6 +76,7 @@ class SchemaRegistry {
  private:
   SchemaRegistry();
   const VersionData* find(std::string_view version) const;
+  ValidationOutcome unknown_version(std::string_view version) const;
 
   std::vector<std::unique_ptr<VersionData>> versions_;
 };

@@ -37,20 +37,12 @@ class ClientExecution : public StepExecutor {
   }
 
   void run() {
-    vars_ = {{"protocol", cfg_.proposed_version},
-             {"answer_version", cfg_.proposed_version},
-             {"client_version", nullptr},
-             {"client_init", nullptr},
-             {"client_capabilities", json::object()},
-             {"declare", s_.declare.is_null() ? default_declared() : s_.declare},
-             {"context", s_.client_context},
-             {"mcpspec", {{"version", MCPSPEC_VERSION}}},
-             {"env", environment_object()},
-             {"workdir", ""}};
-    if (!s_.workdir_from.empty()) {
-      workdir_ = std::make_unique<Workdir>(s_.workdir_from);
-      vars_["workdir"] = workdir_->path();
-    }
+    start_vars({{"answer_version", cfg_.proposed_version},
+                {"client_version", nullptr},
+                {"client_init", nullptr},
+                {"client_capabilities", json::object()},
+                {"declare", s_.declare.is_null() ? default_declared() : s_.declare},
+                {"context", s_.client_context}});
     start_client();
     try {
       if (!s_.fixture_steps.empty()) {

@@ -1,8 +1,9 @@
 #pragma once
 // A client-role scenario's conversation: the harness plays the server, the target is a client. On
-// top of what every conversation does (conversation.hpp) it follows the client's lifecycle (its
-// first request, initialize, initialized), its request ids and progress tokens, the capabilities
-// each side declared, and the client's reconnections (a restarted server is a new MCP session).
+// top of what every conversation does (conversation.hpp: the monitors follow the client's
+// lifecycle, ids, progress tokens and the capabilities each side declared) it names the harness's
+// requests, follows the client's reconnections (a restarted server is a new MCP session) and knows
+// how a client ends.
 #include "harness/protocol/message.hpp"
 #include "harness/transport/client_carrier.hpp"
 #include "harness/scenario/model.hpp"
@@ -42,18 +43,11 @@ class ClientSession : public Conversation {
   const std::string& last_bridge_note() const { return last_bridge_note_; }
   bool heard_from_client() const { return heard_from_target(); }
 
-  // Protocol state of the current server connection.
-  const std::string& validation_version() const override;
-  const nlohmann::json& client_capabilities() const { return client_caps_; }
+  // What the client declared in initialize on the current server connection (null before).
+  const nlohmann::json& client_capabilities() const { return ledger().client_caps; }
 
  protected:
-  void note_outbound(const protocol::Classified& c, const nlohmann::json& message, bool deliberately_invalid) override;
-  std::string method_answered_by_us(const protocol::Classified& c) const override;
-  void monitor_request(const nlohmann::json& msg, const protocol::Classified& c) override;
-  void monitor_notification(const nlohmann::json& msg, const protocol::Classified& c) override;
-  void monitor_response(const nlohmann::json& msg, const protocol::Classified& c, std::string& answered_method) override;
-  void framing_finding(const std::string& text) override;
-  std::vector<std::string> oversize_requirements() const override { return {"STDIO-04"}; }
+  void before_send(const protocol::Classified& c) override;
   void before_event() override;
   void on_stderr(const std::string& text) override;
   void on_closed(const std::string& text) override;
@@ -62,31 +56,10 @@ class ClientSession : public Conversation {
 
  private:
   void on_new_connection();
-  void note_outbound_response(const protocol::Classified& c, const nlohmann::json& message);
-
-  struct ClientRequest {
-    std::string method;
-    std::optional<std::string> progress_token;
-    bool answered = false;
-  };
-  struct OurRequest {
-    std::string method;
-    bool answered = false;
-    std::optional<std::string> progress_token;
-  };
 
   transport::ClientCarrier* target_ = nullptr;  // the transport the conversation owns, as a client carrier
   int seen_connections_ = 0;
-  // Per server connection (a restarted server is a new MCP session).
-  std::map<std::string, ClientRequest> client_requests_;  // id_key -> request the client sent
-  std::map<std::string, OurRequest> our_requests_;        // id_key -> request the harness sent
-  std::map<std::string, std::optional<double>> progress_from_client_;  // our tokens -> last value
   long long next_id_ = 1;
-  bool first_request_seen_ = false, init_answered_ = false, initialized_seen_ = false;
-  std::string init_id_key_;
-  std::string proposed_, negotiated_;
-  nlohmann::json client_caps_ = nullptr;  // what the client declared in initialize (null before)
-  nlohmann::json declared_ = nullptr;     // capabilities the harness declared in its initialize result
   bool disconnected_ = false;
   std::string last_bridge_note_;
 };

@@ -1,5 +1,8 @@
 #include "harness/scenario/conversation.hpp"
 
+#include "harness/monitor/envelope.hpp"
+#include "harness/monitor/framing.hpp"
+#include "harness/monitor/schema_monitor.hpp"
 #include "harness/protocol/json_depth.hpp"
 #include "harness/protocol/peer_json.hpp"
 #include "harness/scenario/requirements.hpp"
@@ -17,7 +20,19 @@ using protocol::Kind;
 
 Conversation::Conversation(const Scenario& scenario, SessionConfig config, ScenarioResult& result,
                            Clock::time_point started, protocol::Sender peer)
-    : scenario_(scenario), config_(std::move(config)), result_(result), started_(started), peer_(peer) {}
+    : scenario_(scenario),
+      config_(std::move(config)),
+      result_(result),
+      started_(started),
+      peer_(peer),
+      monitors_(peer, [this](std::string_view v) { return config_.schemas && config_.schemas->has_version(v); }) {}
+
+const std::string& Conversation::validation_version() const {
+  const auto& l = monitors_.ledger();
+  if (!l.negotiated.empty()) return l.negotiated;
+  if (!l.proposed.empty()) return l.proposed;
+  return config_.proposed_version;
+}
 
 Conversation::~Conversation() {
   if (transport_) transport_->stop();
@@ -68,6 +83,10 @@ void Conversation::monitor_finding(const std::string& monitor, std::vector<std::
   add_finding({std::move(reqs), level, "[" + monitor + "] " + message, -1, "", received, ""});
 }
 
+void Conversation::report(const monitor::Finding& f, const std::string& received) {
+  monitor_finding(f.monitor, f.requirements, f.message, received);
+}
+
 void Conversation::send(const json& message, bool deliberately_invalid, Deadline deadline) {
   auto c = protocol::classify(message);
   if (!deliberately_invalid) {
@@ -76,7 +95,7 @@ void Conversation::send(const json& message, bool deliberately_invalid, Deadline
                         "); mark the step \"invalid\": true if that is deliberate: " + compact(message));
     if (scenario_.validate == ValidateMode::Full && config_.schemas) {
       auto ours = peer_ == protocol::Sender::Server ? protocol::Sender::Client : protocol::Sender::Server;
-      auto v = config_.schemas->validate(message, validation_version(), ours, method_answered_by_us(c));
+      auto v = config_.schemas->validate(message, validation_version(), ours, monitors_.method_answered_by_us(c));
       if (!v.valid) {
         std::string why = v.issues.empty() ? "" : v.issues.front().pointer + ": " + v.issues.front().message;
         throw ScenarioBug("the scenario sends a message that is not valid " + validation_version() + " (" + why +
@@ -84,7 +103,9 @@ void Conversation::send(const json& message, bool deliberately_invalid, Deadline
       }
     }
   }
-  note_outbound(c, message, deliberately_invalid);
+  before_send(c);
+  if (c.id) used_ids_.insert(protocol::id_key(*c.id));
+  monitors_.outbound(message, c, deliberately_invalid);
   std::string text = compact(message);
   log(WireEntry::Dir::Out, text);
   last_send_seq_ = seq_;
@@ -93,7 +114,7 @@ void Conversation::send(const json& message, bool deliberately_invalid, Deadline
 }
 
 void Conversation::send_raw(const std::string& bytes, Deadline deadline) {
-  note_unreadable_sent();
+  monitors_.unreadable_sent();
   log(WireEntry::Dir::Out, bytes);
   last_send_seq_ = seq_;
   if (!transport_) throw transport::TransportError("no target connection");
@@ -115,7 +136,7 @@ bool Conversation::pump_once(Deadline deadline) {
     case T::Stderr: on_stderr(e.text); return true;
     case T::Oversize:
       event(e.text);
-      monitor_finding("framing", oversize_requirements(), e.text);
+      monitor_finding("framing", monitor::oversize_requirements(peer_), e.text);
       return true;
     case T::Closed: on_closed(e.text); return true;
     case T::Exited:
@@ -137,7 +158,7 @@ void Conversation::on_frame(const std::string& text) {
   auto read = protocol::read_peer_json(text);
   switch (read.status) {
     case protocol::PeerJson::Status::Ok: on_message(std::move(read.value)); return;
-    case protocol::PeerJson::Status::NotJson: framing_finding(text); return;
+    case protocol::PeerJson::Status::NotJson: report(monitor::unparsable_frame(text, peer_), text); return;
     case protocol::PeerJson::Status::TooDeep:
       // Serializing or copying such a value would recurse past the stack (json_depth.hpp).
       event(fmt::format("a message nested deeper than {} levels was not parsed (mcpspec's limit)",
@@ -153,13 +174,13 @@ void Conversation::on_frame(const std::string& text) {
 
 void Conversation::on_message(json msg) {
   auto c = protocol::classify(msg);
-  for (const auto& p : c.problems) {
-    if (scenario_.validate != ValidateMode::Off) monitor_finding("envelope", protocol::envelope_requirements(p), p, compact(msg));
-  }
-  std::string answered_method;
-  if (c.kind == Kind::Result || c.kind == Kind::Error) monitor_response(msg, c, answered_method);
-  else if (c.kind == Kind::Notification) monitor_notification(msg, c);
-  else if (c.kind == Kind::Request) monitor_request(msg, c);
+  if (scenario_.validate != ValidateMode::Off)
+    for (const auto& f : monitor::envelope_findings(c)) report(f, compact(msg));
+  auto judged = monitors_.inbound(msg, c, validation_version());
+  for (const auto& e : judged.events) event(e);
+  for (const auto& f : judged.findings) report(f, compact(msg));
+  if (c.kind == Kind::Request && c.id) on_peer_request(msg, c);
+  const std::string& answered_method = judged.answered_method;
   // A batch is validated as one (each element against the generic shapes); an invalid envelope
   // has already been reported above.
   bool checkable = c.kind == Kind::Batch ? scenario_.validate != ValidateMode::Off
@@ -174,41 +195,9 @@ void Conversation::on_message(json msg) {
 }
 
 void Conversation::validate_inbound(const json& msg, const std::string& answered_method) {
-  auto v = config_.schemas->validate(msg, validation_version(), peer_, answered_method);
-  if (auto line = unchecked_.note(v.unchecked)) event(*line);
-  if (v.valid) return;
-  std::string what = "not a valid " + validation_version() + " " + protocol::sender_name(peer_) + " message";
-  if (!v.definition.empty()) what += " (" + v.definition + ")";
-  for (std::size_t i = 0; i < v.issues.size() && i < 3; ++i)
-    what += (i == 0 ? ": " : "; ") + (v.issues[i].pointer.empty() ? std::string("/") : v.issues[i].pointer) + " " +
-            v.issues[i].message;
-  monitor_finding("schema", {"MCPSPEC-SCHEMA"}, what, compact(msg));
-}
-
-void Conversation::check_capability(const json& msg, const protocol::Classified& c, const json& server_caps,
-                                    const json& client_caps) {
-  // The facts come from our own method tables even under --schema: a user's file may not say.
-  auto info = protocol::SchemaRegistry::builtin().method(validation_version(), c.method);
-  if (!info || info->capability.empty()) return;
-  auto colon = info->capability.find(':');
-  if (colon == std::string::npos) return;
-  std::string holder = info->capability.substr(0, colon), capability = info->capability.substr(colon + 1);
-  // "sender:" and "receiver:" capabilities (tasks) belong to whoever sent or receives this message.
-  const char* peer = protocol::sender_name(peer_);
-  if (holder == "sender") holder = peer;
-  else if (holder == "receiver") holder = peer_ == protocol::Sender::Server ? "client" : "server";
-  const json& declared = holder == "server" ? server_caps : client_caps;
-  if (declared.is_null() || capability_declared(declared, capability)) return;  // unknown yet, or declared
-  std::vector<std::string> reqs{"LC-15"};
-  if (c.method == "notifications/message") reqs = {"LOG-01"};
-  else if (capability == "resources.subscribe" && c.kind == Kind::Request) reqs = {"RES-04", "LC-15"};
-  std::string who = holder == peer ? std::string("it") : std::string("the ") + (holder == "server" ? "server" : "client");
-  std::string what = c.method == "notifications/message"
-                         ? std::string("a log message (notifications/message) from a server that did not declare the "
-                                       "logging capability")
-                         : std::string("the ") + peer + " sent " + c.method + " although " + who +
-                               " did not declare the " + capability + " capability";
-  monitor_finding("capabilities", std::move(reqs), what, compact(msg));
+  auto judged = monitor::judge_schema(*config_.schemas, msg, validation_version(), peer_, answered_method);
+  if (auto line = unchecked_.note(judged.unchecked)) event(*line);
+  if (judged.finding) report(*judged.finding, compact(msg));
 }
 
 bool Conversation::nothing_more(Awaiting awaiting) {

@@ -3,11 +3,13 @@
 // roles do the same way: sending (with the check that the harness's own message is valid), reading
 // frames from the transport, the wire log, the inbox of unconsumed messages, waits with deadlines
 // (ending early when the transport proves nothing more can arrive), the findings and their cap, and
-// the checks every inbound message gets (framing, envelope, schema, capabilities).
+// the checks every inbound message gets: the monitors of harness/monitor/ (framing, envelope,
+// schema, and the stateful ones: ids, lifecycle, capabilities, progress, cancellation).
 //
 // Session (the target is a server) and ClientSession (the target is a client) derive from it and
-// hold only what differs: which ids the harness uses, how the MCP lifecycle looks from their side,
-// and how the target ends.
+// hold only what differs: which ids the harness uses, what the harness answers the target's
+// requests, and how the target ends.
+#include "harness/monitor/monitors.hpp"
 #include "harness/protocol/message.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/scenario/model.hpp"
@@ -100,8 +102,9 @@ class Conversation {
   void add_finding(Finding f);
   void event(const std::string& text);  // a '#' line in the wire log
 
-  // The version messages are validated against: the negotiated one, else the proposed one.
-  virtual const std::string& validation_version() const = 0;
+  // The version messages are validated against: the negotiated one, else the one the initialize
+  // request proposed, else the one the harness proposes.
+  const std::string& validation_version() const;
   // Inbound messages the schema monitor could not check (see UncheckedMessages).
   const UncheckedMessages& unchecked() const { return unchecked_; }
 
@@ -112,34 +115,24 @@ class Conversation {
   void log(WireEntry::Dir dir, const std::string& text);
   void monitor_finding(const std::string& monitor, std::vector<std::string> reqs, const std::string& message,
                        const std::string& received = "");
+  void report(const monitor::Finding& f, const std::string& received);
+  // What the monitors know of the current MCP session (handshake, requests both ways).
+  const monitor::Ledger& ledger() const { return monitors_.ledger(); }
+  // A new MCP session begins (restart, reconnection): the monitors forget the old one.
+  void new_mcp_session() { monitors_.reset(); }
   // Pulls one transport event (waiting until the deadline); false when nothing came.
   bool pump_once(Deadline deadline);
   // Reads what has already arrived, without waiting (bounded, so a flood cannot hold the harness).
   void drain(int max_events);
-  // Checks that a message that needs a declared capability (from the generated method tables) was
-  // allowed: `server_caps` / `client_caps` are what each side declared, null while unknown.
-  void check_capability(const nlohmann::json& msg, const protocol::Classified& c, const nlohmann::json& server_caps,
-                        const nlohmann::json& client_caps);
   // Ids the harness has used in this session (requests, and deliberately odd ones).
   std::set<std::string>& used_ids() { return used_ids_; }
   std::optional<transport::ExitStatus> exit_;  // set once the target process has ended
 
   // --- What each role decides ---
-  // Before a message goes out: track requests, progress tokens, lifecycle state.
-  virtual void note_outbound(const protocol::Classified& c, const nlohmann::json& message, bool deliberately_invalid) = 0;
-  // Raw bytes went out (send_raw): the target may answer them with an id-less error.
-  virtual void note_unreadable_sent() {}
-  // The method of the peer's request that an outbound response answers ("" when unknown).
-  virtual std::string method_answered_by_us(const protocol::Classified&) const { return ""; }
-  virtual void monitor_request(const nlohmann::json& msg, const protocol::Classified& c) = 0;
-  virtual void monitor_notification(const nlohmann::json& msg, const protocol::Classified& c) = 0;
-  // Sets `answered_method` to the method of the harness's request this response answers.
-  virtual void monitor_response(const nlohmann::json& msg, const protocol::Classified& c,
-                                std::string& answered_method) = 0;
-  // A frame that is not JSON at all (each role words where it appeared and which rules it breaks).
-  virtual void framing_finding(const std::string& text) = 0;
-  // The requirement a frame over the size limit breaks.
-  virtual std::vector<std::string> oversize_requirements() const = 0;
+  // Before a message goes out (before the monitors record it).
+  virtual void before_send(const protocol::Classified&) {}
+  // A request from the target, after the monitors judged it (the role answers what it must).
+  virtual void on_peer_request(const nlohmann::json&, const protocol::Classified&) {}
   // Called before each transport event is handled (a client that reconnected starts a new session).
   virtual void before_event() {}
   virtual void on_stderr(const std::string& text) { log(WireEntry::Dir::Stderr, text); }
@@ -163,6 +156,7 @@ class Conversation {
   void validate_inbound(const nlohmann::json& msg, const std::string& answered_method);
 
   protocol::Sender peer_;
+  monitor::Monitors monitors_;
   std::unique_ptr<transport::Transport> transport_;
   std::deque<InboundMessage> inbox_;
   std::size_t seq_ = 0, last_send_seq_ = 0;

@@ -4,7 +4,7 @@
 #include "harness/protocol/peer_json.hpp"
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/step_table.hpp"
-#include "harness/util/json_schema.hpp"
+#include "harness/jsonschema/compiled_schema.hpp"
 #include "harness/util/resources.hpp"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // match(): walks a (checked) matcher over a value and explains every place where they disagree.
 // Operator arguments are trusted here because match() runs check_matcher() first.
 #include "harness/scenario/matcher.hpp"
-#include "harness/util/json_schema.hpp"
+#include "harness/jsonschema/compiled_schema.hpp"
 
 #include <algorithm>
 #include <cmath>

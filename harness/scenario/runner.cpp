@@ -45,16 +45,7 @@ class Execution : public StepExecutor {
   }
 
   void run() {
-    vars_ = {{"protocol", cfg_.proposed_version},
-             {"negotiated", nullptr},
-             {"mcpspec", {{"version", MCPSPEC_VERSION}}},
-             {"env", environment_object()},
-             {"workdir", ""},
-             {"server_capabilities", nullptr}};
-    if (!s_.workdir_from.empty()) {
-      workdir_ = std::make_unique<Workdir>(s_.workdir_from);
-      vars_["workdir"] = workdir_->path();
-    }
+    start_vars({{"negotiated", nullptr}, {"server_capabilities", nullptr}});
     start_target();
     try {
       if (!s_.fixture_steps.empty()) {

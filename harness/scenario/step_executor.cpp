@@ -296,4 +296,16 @@ void StepExecutor::do_signal(const json& step) {
   conv_->event("sent SIG" + name + " to the " + target_noun() + "'s process group");
 }
 
+void StepExecutor::start_vars(json extra) {
+  vars_ = {{"protocol", cfg_.proposed_version},
+           {"mcpspec", {{"version", MCPSPEC_VERSION}}},
+           {"env", environment_object()},
+           {"workdir", ""}};
+  for (auto& [key, value] : extra.items()) vars_[key] = std::move(value);
+  if (!s_.workdir_from.empty()) {
+    workdir_ = std::make_unique<Workdir>(s_.workdir_from);
+    vars_["workdir"] = workdir_->path();
+  }
+}
+
 }  // namespace mcpspec::scenario

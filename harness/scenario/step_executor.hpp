@@ -73,6 +73,10 @@ class StepExecutor {
   virtual const char* target_noun() const = 0;
   virtual void on_signalled() {}
 
+  // Sets the variables both roles start with (protocol, mcpspec, env, workdir) plus the role's
+  // `extra`, and makes the scenario's working folder when it asks for one.
+  void start_vars(nlohmann::json extra);
+
   const Scenario& s_;
   const RunConfig& cfg_;
   ScenarioResult& r_;

@@ -66,20 +66,6 @@ std::optional<std::size_t> pick_expectation(const std::vector<json>& pending, co
   return undecided;
 }
 
-bool capability_declared(const json& caps, const std::string& path) {
-  const json* cur = &caps;
-  std::size_t start = 0;
-  for (;;) {
-    auto dot = path.find('.', start);
-    std::string part = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
-    if (!cur->is_object() || !cur->contains(part)) return false;
-    cur = &(*cur)[part];
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  return !(cur->is_null() || (cur->is_boolean() && !cur->get<bool>()));
-}
-
 json environment_object() {
   json env = json::object();
   for (char** e = environ; *e; ++e) {

@@ -1,5 +1,7 @@
 #pragma once
 // Small pieces both step executors (runner.cpp for servers, client_runner.cpp for clients) use.
+#include "harness/protocol/capabilities.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <functional>
@@ -9,6 +11,8 @@
 #include <vector>
 
 namespace mcpspec::scenario {
+
+using protocol::capability_declared;
 
 struct MatchResult;
 
@@ -58,8 +62,6 @@ bool filter_matches(const nlohmann::json& matcher, const nlohmann::json& value, 
 // message would turn into a false "did not arrive"), else none.
 std::optional<std::size_t> pick_expectation(const std::vector<nlohmann::json>& pending, const nlohmann::json& message);
 
-// Dotted capability path ("resources.subscribe") declared: present and neither false nor null.
-bool capability_declared(const nlohmann::json& caps, const std::string& path);
 
 // The harness's own environment as a JSON object (the `${env.NAME}` variables).
 nlohmann::json environment_object();

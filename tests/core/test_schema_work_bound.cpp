@@ -1,8 +1,8 @@
 // The upper bound on schema work that json_schema_guard works out from a schema graph: tight
 // enough that real schemas (wide property maps, trees) are never refused, loose only where
 // valijson really may do that much.
-#include "harness/util/json_schema.hpp"
-#include "harness/util/json_schema_guard.hpp"
+#include "harness/jsonschema/compiled_schema.hpp"
+#include "harness/jsonschema/guard.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>

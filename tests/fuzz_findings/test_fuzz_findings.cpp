@@ -4,7 +4,7 @@
 #include "harness/protocol/json_depth.hpp"
 #include "harness/scenario/matcher.hpp"
 #include "harness/util/bounded_regex.hpp"
-#include "harness/util/json_schema.hpp"
+#include "harness/jsonschema/compiled_schema.hpp"
 #include "harness/scenario/session.hpp"
 #include "harness/transport/line_framer.hpp"
 #include "harness/transport/transport.hpp"

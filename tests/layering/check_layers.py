@@ -4,7 +4,7 @@
     check_layers.py ROOT          check the tree at ROOT (exit 0 clean, 1 with each wrong include)
     check_layers.py --self-test   prove the check catches a wrong include in a made-up tree
 
-The layers, lowest first (docs/architecture.md): util -> protocol -> transport -> results ->
+The layers, lowest first (docs/architecture.md): util -> jsonschema -> protocol -> monitor, transport -> results ->
 scenario -> fuzz -> cli, with reports reading results (and util) only. A folder may include its
 own layer and the layers this table lists for it; anything else is a design bug.
 """
@@ -16,14 +16,18 @@ import tempfile
 # folder -> the folders its sources may include from (besides itself)
 ALLOWED = {
     "harness/util": [],
-    "harness/protocol": ["harness/util"],
-    "harness/transport": ["harness/util", "harness/protocol"],
+    "harness/jsonschema": ["harness/util"],
+    "harness/protocol": ["harness/util", "harness/jsonschema"],
+    "harness/monitor": ["harness/util", "harness/jsonschema", "harness/protocol"],
+    "harness/transport": ["harness/util", "harness/jsonschema", "harness/protocol"],
     "harness/results": ["harness/util"],
-    "harness/scenario": ["harness/util", "harness/protocol", "harness/transport", "harness/results"],
-    "harness/fuzz": ["harness/util", "harness/protocol", "harness/transport", "harness/results", "harness/scenario"],
+    "harness/scenario": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor",
+                         "harness/transport", "harness/results"],
+    "harness/fuzz": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
+                     "harness/results", "harness/scenario"],
     "reports": ["harness/util", "harness/results"],
-    "harness/cli": ["harness/util", "harness/protocol", "harness/transport", "harness/results", "harness/scenario",
-                    "harness/fuzz", "reports"],
+    "harness/cli": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
+                    "harness/results", "harness/scenario", "harness/fuzz", "reports"],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
@@ -71,8 +75,11 @@ def self_test():
         write("harness/protocol/bad.hpp", '#include "harness/results/result.hpp"\n')
         write("reports/bad.cpp", '#include "harness/scenario/runner.hpp"\n')
         write("harness/util/fine.cpp", '#include <vector>\n#include "local.hpp"\n')
+        write("harness/jsonschema/bad.cpp", '#include "harness/protocol/message.hpp"\n')
+        write("harness/monitor/bad.cpp", '#include "harness/scenario/session.hpp"\n')
         found = check(root)
-        expected = {"harness/transport/bad.cpp:1", "harness/protocol/bad.hpp:1", "reports/bad.cpp:1"}
+        expected = {"harness/transport/bad.cpp:1", "harness/protocol/bad.hpp:1", "reports/bad.cpp:1",
+                    "harness/jsonschema/bad.cpp:1", "harness/monitor/bad.cpp:1"}
         got = {p.split(": ")[0] for p in found}
         if got != expected:
             print("self-test failed: expected", sorted(expected), "got", found)

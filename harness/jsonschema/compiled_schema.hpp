@@ -1,7 +1,9 @@
 #pragma once
 // A compiled draft-07 JSON Schema (valijson) with readable issues: "/steps/3/expect_exit: ...".
-// Compiled once, then validated from any thread.
-#include "harness/util/json_schema_guard.hpp"
+// Compiled once, then validated from any thread. Checks go through check_against (check.hpp), as
+// the protocol message schemas do.
+#include "harness/jsonschema/check.hpp"
+#include "harness/jsonschema/guard.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -15,19 +17,6 @@ class Schema;
 }
 
 namespace mcpspec {
-
-// What one check (one match(), one message) may spend on schema validation, over all the schemas
-// it applies: "pattern" work, and schema applications plus error bookkeeping (ValueCost).
-// Not shared across threads.
-struct ValidationBudget {
-  RegexBudget patterns;
-  std::uint64_t schema_work = kMaxSchemaWork;
-};
-
-struct JsonSchemaIssue {
-  std::string pointer;  // JSON pointer into the validated value ("" = the value itself)
-  std::string message;
-};
 
 class CompiledSchema {
  public:

@@ -1,6 +1,6 @@
-#include "harness/util/json_schema_guard.hpp"
+#include "harness/jsonschema/guard.hpp"
 #include "harness/util/bounded_regex.hpp"
-#include "harness/util/json_schema_keywords.hpp"
+#include "harness/jsonschema/keywords.hpp"
 #include "harness/util/json_text.hpp"
 
 #include <valijson/constraint_builder.hpp>

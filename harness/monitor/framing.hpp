@@ -1,0 +1,19 @@
+#pragma once
+// The framing monitor (STDIO-02, STDIO-03, STDIO-04): a frame on the stdio transport that is not
+// a JSON-RPC message at all. Who wrote it decides the rule: a server's stdout is for protocol only
+// (STDIO-03), a client must write only messages to the server's stdin (STDIO-04).
+#include "harness/monitor/finding.hpp"
+#include "harness/protocol/schema_registry.hpp"
+
+#include <string_view>
+
+namespace mcpspec::monitor {
+
+// A frame from `writer` that is not JSON: an empty line, a fragment of a message spread over
+// several lines, or any other text.
+Finding unparsable_frame(std::string_view text, protocol::Sender writer);
+
+// A frame from `writer` longer than the transport's size limit.
+std::vector<std::string> oversize_requirements(protocol::Sender writer);
+
+}  // namespace mcpspec::monitor

@@ -1,0 +1,122 @@
+#include "harness/monitor/monitors.hpp"
+
+#include "harness/monitor/cancellation.hpp"
+#include "harness/monitor/capabilities.hpp"
+#include "harness/monitor/ids.hpp"
+#include "harness/monitor/lifecycle.hpp"
+
+namespace mcpspec::monitor {
+
+using nlohmann::json;
+using protocol::Kind;
+
+Monitors::Monitors(protocol::Sender peer, std::function<bool(std::string_view)> known_version)
+    : known_version_(std::move(known_version)) {
+  ledger_.peer = peer;
+}
+
+void Monitors::reset() {
+  Ledger fresh;
+  fresh.peer = ledger_.peer;
+  ledger_ = std::move(fresh);
+  progress_.reset();
+}
+
+void Monitors::record_request(std::map<std::string, RequestRecord>& book, const json& message,
+                              const protocol::Classified& c, bool from_peer) {
+  RequestRecord r{c.method, false, std::nullopt};
+  if (auto token = progress_token_of(message)) r.progress_token = protocol::id_key(*token);
+  const std::string key = c.id ? protocol::id_key(*c.id) : std::string();
+  if (c.method == "initialize") {
+    ledger_.initialize_key = key;
+    ledger_.initialize_from_peer = from_peer;
+    const auto params = message.find("params");
+    const bool has_params = params != message.end() && params->is_object();
+    if (has_params && params->contains("protocolVersion") && (*params)["protocolVersion"].is_string()) {
+      const auto& v = (*params)["protocolVersion"].get_ref<const std::string&>();
+      if (known_version_(v)) ledger_.proposed = v;
+    }
+    // No capabilities member: the client declared none.
+    ledger_.client_caps = has_params && params->contains("capabilities") ? (*params)["capabilities"] : json::object();
+  }
+  if (c.id && !c.id->is_null()) book[key] = std::move(r);
+}
+
+void Monitors::record_response(std::map<std::string, RequestRecord>& book, const json& message,
+                               const protocol::Classified& c, std::vector<std::string>* events) {
+  if (!c.id) return;
+  auto it = book.find(protocol::id_key(*c.id));
+  if (it == book.end() || it->second.answered) return;
+  it->second.answered = true;
+  if (it->second.method != "initialize" || c.kind != Kind::Result) return;
+  ledger_.initialize_answered = true;
+  const json& result = message["result"];
+  if (!result.is_object()) return;
+  if (result.contains("protocolVersion") && result["protocolVersion"].is_string()) {
+    const auto& v = result["protocolVersion"].get_ref<const std::string&>();
+    // Further traffic is validated with the answered version when mcpspec knows it.
+    if (known_version_(v)) ledger_.negotiated = v;
+    else if (events) events->push_back("the target answered protocolVersion " + v + ", which mcpspec has no schema for");
+  }
+  ledger_.server_caps = result.contains("capabilities") ? result["capabilities"] : json::object();
+}
+
+void Monitors::outbound(const json& message, const protocol::Classified& c, bool deliberately_invalid) {
+  if (deliberately_invalid) ++ledger_.unreadable_sent;
+  if (c.id) ledger_.sent_ids.insert(protocol::id_key(*c.id));
+  switch (c.kind) {
+    case Kind::Request:
+      progress_.outbound_request(message, c);
+      record_request(ledger_.ours, message, c, false);
+      break;
+    case Kind::Notification:
+      if (c.method == "notifications/initialized") ledger_.initialized = true;
+      break;
+    case Kind::Result:
+    case Kind::Error:
+      record_response(ledger_.theirs, message, c, nullptr);
+      break;
+    default:
+      break;
+  }
+}
+
+Monitors::Judged Monitors::inbound(const json& message, const protocol::Classified& c, const std::string& version) {
+  Judged out;
+  auto add = [&out](Findings found) {
+    for (auto& f : found) out.findings.push_back(std::move(f));
+  };
+  switch (c.kind) {
+    case Kind::Request:
+      add(judge_request_id(ledger_, c));
+      add(judge_lifecycle(ledger_, c));
+      add(judge_capability(ledger_, c, version));
+      add(progress_.inbound(ledger_, message, c));
+      ++ledger_.their_requests;
+      record_request(ledger_.theirs, message, c, true);
+      break;
+    case Kind::Notification:
+      add(judge_lifecycle(ledger_, c));
+      add(judge_capability(ledger_, c, version));
+      add(progress_.inbound(ledger_, message, c));
+      add(judge_cancellation(ledger_, message, c));
+      if (c.method == "notifications/initialized") ledger_.initialized = true;
+      break;
+    case Kind::Result:
+    case Kind::Error:
+      add(judge_response_id(ledger_, message, c, out.answered_method));
+      record_response(ledger_.ours, message, c, &out.events);
+      break;
+    default:
+      break;
+  }
+  return out;
+}
+
+std::string Monitors::method_answered_by_us(const protocol::Classified& c) const {
+  if (!c.id || (c.kind != Kind::Result && c.kind != Kind::Error)) return "";
+  auto it = ledger_.theirs.find(protocol::id_key(*c.id));
+  return it == ledger_.theirs.end() ? "" : it->second.method;
+}
+
+}  // namespace mcpspec::monitor
