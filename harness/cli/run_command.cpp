@@ -8,7 +8,7 @@
 #include "harness/results/baseline.hpp"
 #include "harness/results/summary.hpp"
 #include "harness/scenario/requirements.hpp"
-#include "harness/scenario/suite.hpp"
+#include "harness/run/suite.hpp"
 #include "reports/reporter.hpp"
 
 #include <CLI/CLI.hpp>

@@ -2,16 +2,26 @@
 
 namespace mcpspec::monitor {
 
-Finding unparsable_frame(std::string_view text, protocol::Sender writer) {
+namespace {
+std::string_view trimmed(std::string_view text) {
   auto first = text.find_first_not_of(" \t\r");
-  std::string_view trimmed = first == std::string_view::npos ? std::string_view() : text.substr(first);
+  return first == std::string_view::npos ? std::string_view() : text.substr(first);
+}
+}  // namespace
+
+bool is_message_fragment(std::string_view text) {
+  std::string_view t = trimmed(text);
+  return !t.empty() && std::string_view("{}[]\"").find(t.front()) != std::string_view::npos;
+}
+
+Finding unparsable_frame(std::string_view text, protocol::Sender writer) {
+  std::string_view trimmed = mcpspec::monitor::trimmed(text);
   const bool server = writer == protocol::Sender::Server;
   if (trimmed.empty())
     return {"framing", {"STDIO-02"},
             server ? "an empty line on stdout (messages are one per line)"
                    : "an empty line on the server's stdin (messages are one per line)"};
-  bool fragment = std::string_view("{}[]\"").find(trimmed.front()) != std::string_view::npos;
-  if (fragment)
+  if (is_message_fragment(trimmed))
     return {"framing", server ? std::vector<std::string>{"STDIO-02", "STDIO-03"} : std::vector<std::string>{"STDIO-02", "STDIO-04"},
             std::string("a line ") + (server ? "on stdout" : "to the server's stdin") +
                 " is a fragment of JSON: a message spread over several lines (embedded newlines)"};

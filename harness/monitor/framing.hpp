@@ -9,6 +9,10 @@
 
 namespace mcpspec::monitor {
 
+// True when a frame that is not JSON looks like part of a message spread over several lines
+// (pretty-printed JSON): then the messages around it cannot be read either.
+bool is_message_fragment(std::string_view text);
+
 // A frame from `writer` that is not JSON: an empty line, a fragment of a message spread over
 // several lines, or any other text.
 Finding unparsable_frame(std::string_view text, protocol::Sender writer);

@@ -42,6 +42,7 @@ void Conversation::adopt(std::unique_ptr<transport::Transport> t) {
   if (transport_) transport_->stop();
   transport_ = std::move(t);
   heard_ = false;
+  unreadable_output_ = false;
   exit_.reset();
   inbox_.clear();
   transport_->start();
@@ -158,7 +159,12 @@ void Conversation::on_frame(const std::string& text) {
   auto read = protocol::read_peer_json(text);
   switch (read.status) {
     case protocol::PeerJson::Status::Ok: on_message(std::move(read.value)); return;
-    case protocol::PeerJson::Status::NotJson: report(monitor::unparsable_frame(text, peer_), text); return;
+    case protocol::PeerJson::Status::NotJson:
+      report(monitor::unparsable_frame(text, peer_), text);
+      // Messages spread over several lines cannot be read, so waiting for one is waiting for
+      // nothing: waits end at once (the framing finding has already failed the scenario).
+      if (monitor::is_message_fragment(text) && scenario_.monitor_on("framing")) unreadable_output_ = true;
+      return;
     case protocol::PeerJson::Status::TooDeep:
       // Serializing or copying such a value would recurse past the stack (json_depth.hpp).
       event(fmt::format("a message nested deeper than {} levels was not parsed (mcpspec's limit)",
@@ -201,6 +207,11 @@ void Conversation::validate_inbound(const json& msg, const std::string& answered
 }
 
 bool Conversation::nothing_more(Awaiting awaiting) {
+  if (unreadable_output_) {
+    ended_early_ = "the target spreads its messages over several lines (STDIO-02), so what it sends cannot be read";
+    if (reported_.insert("wait-unreadable").second) event("wait ended early: " + ended_early_);
+    return true;
+  }
   if (!transport_) return false;
   auto reach = transport_->reach();
   bool proved = awaiting == Awaiting::Answers ? reach != transport::Reach::Anything : reach == transport::Reach::Nothing;

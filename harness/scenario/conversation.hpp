@@ -164,6 +164,7 @@ class Conversation {
   std::set<std::string> reported_;  // monitor findings already reported (dedup)
   bool wire_truncated_ = false;
   bool heard_ = false;
+  bool unreadable_output_ = false;  // the target spread a message over several lines
   std::string ended_early_;
   UncheckedMessages unchecked_;
 };

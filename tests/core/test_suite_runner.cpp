@@ -4,7 +4,7 @@
 
 #include "harness/results/baseline.hpp"
 #include "harness/results/summary.hpp"
-#include "harness/scenario/suite.hpp"
+#include "harness/run/suite.hpp"
 
 #include <catch2/catch.hpp>
 

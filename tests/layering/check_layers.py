@@ -5,7 +5,7 @@
     check_layers.py --self-test   prove the check catches a wrong include in a made-up tree
 
 The layers, lowest first (docs/architecture.md): util -> jsonschema -> protocol -> monitor, transport -> results ->
-scenario -> fuzz -> cli, with reports reading results (and util) only. A folder may include its
+scenario -> run, fuzz -> cli, with reports reading results (and util) only. A folder may include its
 own layer and the layers this table lists for it; anything else is a design bug.
 """
 import os
@@ -25,9 +25,11 @@ ALLOWED = {
                          "harness/transport", "harness/results"],
     "harness/fuzz": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
                      "harness/results", "harness/scenario"],
+    "harness/run": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
+                    "harness/results", "harness/scenario"],
     "reports": ["harness/util", "harness/results"],
     "harness/cli": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
-                    "harness/results", "harness/scenario", "harness/fuzz", "reports"],
+                    "harness/results", "harness/scenario", "harness/run", "harness/fuzz", "reports"],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
@@ -77,9 +79,11 @@ def self_test():
         write("harness/util/fine.cpp", '#include <vector>\n#include "local.hpp"\n')
         write("harness/jsonschema/bad.cpp", '#include "harness/protocol/message.hpp"\n')
         write("harness/monitor/bad.cpp", '#include "harness/scenario/session.hpp"\n')
+        write("harness/scenario/bad.cpp", '#include "harness/run/suite.hpp"\n')
         found = check(root)
         expected = {"harness/transport/bad.cpp:1", "harness/protocol/bad.hpp:1", "reports/bad.cpp:1",
-                    "harness/jsonschema/bad.cpp:1", "harness/monitor/bad.cpp:1"}
+                    "harness/jsonschema/bad.cpp:1", "harness/monitor/bad.cpp:1",
+                    "harness/scenario/bad.cpp:1"}
         got = {p.split(": ")[0] for p in found}
         if got != expected:
             print("self-test failed: expected", sorted(expected), "got", found)

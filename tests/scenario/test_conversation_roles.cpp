@@ -172,6 +172,38 @@ TEST_CASE("conversation: a wait for answers ends once the transport proves none 
   }
 }
 
+TEST_CASE("conversation: once the target spreads a message over several lines, waits end at once, in both roles",
+          "[conversation][wait]") {
+  // Pretty-printed JSON: the answer is somewhere in these lines, but no line is a message.
+  const std::deque<std::string> pretty = {"{", R"(  "jsonrpc": "2.0",)", R"(  "id": 7,)", R"(  "result": {})", "}"};
+  for (const char* role : {"server", "client"}) {
+    for (bool monitored : {true, false}) {
+      CAPTURE(role, monitored);
+      Roles r;
+      if (!monitored) r.scenario.monitors["framing"] = false;  // a scenario testing this on purpose waits
+      auto want_id_7 = [](const InboundMessage& m) { return m.kind.id && *m.kind.id == json(7); };
+      std::optional<InboundMessage> got;
+      std::string why;
+      if (std::string(role) == "server") {
+        auto s = server_role(r, pretty);
+        got = s->take(want_id_7, Deadline::after_ms(monitored ? 120000 : 300), Awaiting::Answers);
+        why = s->ended_early();
+      } else {
+        auto s = client_role(r, pretty);
+        got = s->take(want_id_7, Deadline::after_ms(monitored ? 120000 : 300), Awaiting::Answers);
+        why = s->ended_early();
+      }
+      CHECK_FALSE(got);
+      if (monitored) {
+        CHECK_THAT(why, Catch::Contains("over several lines"));
+        CHECK(r.result.findings.size() >= 1);
+      } else {
+        CHECK(why.empty());  // it waited to its deadline: nothing ended it
+      }
+    }
+  }
+}
+
 TEST_CASE("conversation: an expected id selects only a response with that id's type, in both roles",
           "[conversation][selector]") {
   for (const char* role : {"server", "client"}) {

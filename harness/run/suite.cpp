@@ -1,4 +1,4 @@
-#include "harness/scenario/suite.hpp"
+#include "harness/run/suite.hpp"
 
 #include "harness/results/baseline.hpp"
 #include "harness/scenario/step_support.hpp"
