@@ -19,12 +19,18 @@ inline constexpr const char* schema = "schema";                      // invalid 
 inline constexpr const char* internal_error = "internal-error";      // -32603 where JSON-RPC fixes another code
 inline constexpr const char* wrong_error_code = "wrong-error-code";  // an unknown method not answered -32601
 inline constexpr const char* no_response = "no-response";            // a request never answered by a live target
+// A rule of the scenario conversations' monitors (harness/monitor/) on the target's own requests
+// and notifications: ids, lifecycle, capabilities, progress, cancellation.
+inline constexpr const char* monitor = "monitor";
 }  // namespace oracle
 
 // All oracle names, in report order.
 const std::vector<std::string>& oracle_names();
 // Requirement ids (scenarios/requirements) that an oracle's finding breaks.
 std::vector<std::string> oracle_requirements(const std::string& oracle);
+struct Anomaly;
+// The requirement ids one anomaly breaks: its monitor's, else its oracle's.
+std::vector<std::string> requirements_of(const Anomaly& a);
 
 struct Anomaly {
   std::string oracle;
@@ -35,6 +41,7 @@ struct Anomaly {
   std::optional<std::size_t> trigger;       // history index of the message answered, when known
   std::optional<nlohmann::json> trigger_id; // the id of that message, when it had one
   int demanded_code = 0;                     // for internal-error / wrong-error-code
+  std::vector<std::string> requirements;     // a monitor's own ids; empty: the oracle's (oracle_requirements)
 
   std::string key() const { return oracle + " | " + method + " | " + signature; }
   // True when `other` is the same misbehaviour (an unknown method matches any).

@@ -142,7 +142,7 @@ json finding_scenario(const Minimized& m, const FindingContext& ctx) {
            (m.reproduced ? "" : " (NOT reproduced in a fresh process: the sequence is kept whole as evidence)") +
            ". Oracle " + a.oracle + ": " + a.detail + ". Received: " + a.received},
       {"role", "server"},
-      {"requirements", oracle_requirements(a.oracle)},
+      {"requirements", requirements_of(a)},
       {"level", "MUST"},
       {"tags", {"fuzz", a.oracle}},
       {"fixture", "none"},

@@ -169,6 +169,7 @@ void LiveSession::on_frame(const std::string& text, std::vector<Anomaly>& out) {
 }
 
 void LiveSession::start(std::vector<Anomaly>& out) {
+  tracker_.new_session();
   transport_ = make_();
   transport_->start();
   sends_ = 0;  // a new transport counts its sends from 1
@@ -209,6 +210,7 @@ void LiveSession::start(std::vector<Anomaly>& out) {
     tracker_.set_version(res["protocolVersion"]);
   if (res.contains("capabilities") && res["capabilities"].is_object()) capabilities_ = res["capabilities"];
   write(json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump(), out);
+  tracker_.initialized_sent();
 
   if (!settings_.list_tools || !capabilities_.contains("tools")) return;
   // tools/list goes into the history like any fuzz message: if it misbehaves, replaying it is

@@ -30,7 +30,7 @@ json campaign_report_json(const CampaignOptions& o, const CampaignResult& r) {
                         {"signature", f.anomaly.signature},
                         {"detail", f.anomaly.detail},
                         {"received", f.anomaly.received},
-                        {"requirements", oracle_requirements(f.anomaly.oracle)},
+                        {"requirements", requirements_of(f.anomaly)},
                         {"reproducer", f.file},
                         {"reproduced", f.reproduced},
                         {"replays", f.replays},

@@ -30,7 +30,46 @@ std::string shorten(const std::string& s, std::size_t n) {
 }
 
 Tracker::Tracker(const protocol::SchemaRegistry& schemas, std::string version)
-    : schemas_(schemas), version_(std::move(version)) {}
+    : schemas_(schemas),
+      version_(std::move(version)),
+      monitors_(protocol::Sender::Server, [&schemas](std::string_view v) { return schemas.has_version(v); }) {}
+
+void Tracker::initialized_sent() {
+  json note = {{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}};
+  monitors_.outbound(note, protocol::classify(note), false);
+}
+
+void Tracker::feed_monitors(const FuzzMessage& m) {
+  // The monitors judge the target's messages by what was sent to it (the tokens it may report
+  // progress on, the capabilities the handshake declared). A message nested near the reader's
+  // limit is left out: reading it again would cost more than it could tell.
+  if (!m.is_json || (m.at_limits && protocol::json_nests_deeper_than(m.bytes, kEchoLevels))) return;
+  json parsed = json::parse(m.bytes, nullptr, false);
+  auto feed = [&](const json& one) {
+    if (one.is_object()) monitors_.outbound(one, protocol::classify(one), m.may_get_null_error);
+  };
+  if (parsed.is_array())
+    for (const auto& member : parsed) feed(member);
+  else
+    feed(parsed);
+}
+
+void Tracker::judge_by_monitors(const json& msg, const protocol::Classified& c, const std::string& text,
+                                Result& out) {
+  for (auto& f : monitors_.inbound(msg, c, version_).findings) {
+    // The fuzzer may send one progress token on several requests in flight at once, so the order
+    // of the progress reported for it says nothing about the target (PROG-03 is left to scenarios).
+    if (std::find(f.requirements.begin(), f.requirements.end(), "PROG-03") != f.requirements.end()) continue;
+    Anomaly a;
+    a.oracle = oracle::monitor;
+    a.method = c.method.empty() ? "?" : c.method;
+    a.signature = f.monitor + " " + f.requirements.front();
+    a.detail = f.message;
+    a.received = shorten(text);
+    a.requirements = std::move(f.requirements);
+    out.anomalies.push_back(std::move(a));
+  }
+}
 
 void Tracker::add_pending(Pending p) {
   std::string key = protocol::id_key(p.id);
@@ -78,6 +117,7 @@ void Tracker::remove_pending(std::map<std::size_t, Pending>::iterator it) {
 }
 
 void Tracker::on_sent(const FuzzMessage& m, std::size_t index, Clock::time_point at) {
+  feed_monitors(m);
   for (const auto& [method, id] : m.batch_requests)
     add_pending(Pending{index, method, id, at, Demand::None, true, false});
   if (m.may_get_null_error) {
@@ -271,6 +311,7 @@ Tracker::Result Tracker::on_frame(const std::string& text, Clock::time_point at)
       a.received = shorten(text);
       out.anomalies.push_back(std::move(a));
     }
+    judge_by_monitors(msg, c, text, out);
     if (c.kind == protocol::Kind::Request && c.id) {
       // We declared no client capabilities: only ping is ours to serve.
       if (c.method == "ping")
@@ -278,6 +319,7 @@ Tracker::Result Tracker::on_frame(const std::string& text, Clock::time_point at)
       else
         out.reply = json{{"jsonrpc", "2.0"}, {"id", *c.id},
                          {"error", {{"code", -32601}, {"message", "the fuzzing client serves no " + c.method}}}};
+      monitors_.outbound(*out.reply, protocol::classify(*out.reply), false);
     }
     return out;
   }
@@ -287,6 +329,9 @@ Tracker::Result Tracker::on_frame(const std::string& text, Clock::time_point at)
 
 void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out) {
   auto c = protocol::classify(msg);
+  // Only for the ledger (an initialize answer says what the server declared): which request a
+  // response answers is judged below, by the tracker's own books.
+  monitors_.inbound(msg, c, version_);
   // The response as text only when an anomaly quotes it: serializing every answer was the
   // single largest cost per message in a profile of the fuzzer.
   auto received = [&msg] { return shorten(compact(msg)); };

@@ -5,9 +5,12 @@
 // envelope and schema are judged by the scenario conversations' monitors (harness/monitor/);
 // which request a response answers stays the tracker's own, because the fuzzer sends ids that are
 // ambiguous, malformed or reused on purpose, which the monitors' ledger would report as the
-// target's fault.
+// target's fault. The target's own requests and notifications go through the stateful monitors too
+// (ids, lifecycle, capabilities, progress, cancellation: the `monitor` oracle), fed with what the
+// fuzzer sent.
 #include "harness/fuzz/anomaly.hpp"
 #include "harness/fuzz/fuzz_message.hpp"
+#include "harness/monitor/monitors.hpp"
 #include "harness/util/clock.hpp"
 
 #include <deque>
@@ -33,6 +36,9 @@ class Tracker {
 
   // A message about to be written; `index` is its place in the session's history.
   void on_sent(const FuzzMessage& m, std::size_t index, Clock::time_point at);
+  // A new target process (a new MCP session), and its handshake's notifications/initialized sent.
+  void new_session() { monitors_.reset(); }
+  void initialized_sent();
 
   struct Result {
     std::vector<Anomaly> anomalies;
@@ -76,11 +82,15 @@ class Tracker {
 
  private:
   void judge_response(const nlohmann::json& msg, Clock::time_point at, Result& out);
+  void feed_monitors(const FuzzMessage& m);
+  void judge_by_monitors(const nlohmann::json& msg, const protocol::Classified& c, const std::string& text,
+                         Result& out);
   void add_pending(Pending p);
   void remove_pending(std::map<std::size_t, Pending>::iterator it);
 
   const protocol::SchemaRegistry& schemas_;
   std::string version_;
+  monitor::Monitors monitors_;
   std::map<std::size_t, Pending> by_seq_;                 // send order -> pending request
   std::unordered_map<std::string, std::deque<std::size_t>> by_id_;  // id key -> send order (oldest first)
   std::size_t seq_ = 0, required_ = 0;

@@ -322,3 +322,72 @@ TEST_CASE("fuzz tracker: a second answer to a reused id is not a finding; to a f
   REQUIRE(oracles(dup) == std::vector<std::string>{"wrong-id"});
   CHECK(dup.anomalies[0].signature == "duplicate answer");
 }
+
+namespace {
+
+// The handshake the live session performs, through the tracker: the server declares `caps`.
+Tracker after_handshake(const json& caps) {
+  Tracker t(reg(), kV);
+  t.new_session();
+  t.on_sent(msg({{"jsonrpc", "2.0"},
+                 {"id", 0},
+                 {"method", "initialize"},
+                 {"params",
+                  {{"protocolVersion", kV},
+                   {"capabilities", json::object()},
+                   {"clientInfo", {{"name", "f"}, {"version", "1"}}}}}}),
+            1000000, Clock::now());
+  json answer = {{"jsonrpc", "2.0"},
+                 {"id", 0},
+                 {"result", {{"protocolVersion", kV}, {"capabilities", caps}, {"serverInfo", {{"name", "s"}, {"version", "1"}}}}}};
+  t.on_frame(answer.dump(), Clock::now());
+  t.initialized_sent();
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("fuzz tracker: the scenario monitors judge the server's own messages (oracle monitor)", "[fuzz_live]") {
+  SECTION("a list_changed the server did not declare (LC-15), not one it did") {
+    Tracker t = after_handshake({{"tools", json::object()}});
+    auto r = t.on_frame(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})", Clock::now());
+    REQUIRE(oracles(r) == std::vector<std::string>{"monitor"});
+    CHECK(r.anomalies.front().requirements == std::vector<std::string>{"LC-15"});
+    CHECK(requirements_of(r.anomalies.front()) == std::vector<std::string>{"LC-15"});
+    Tracker declared = after_handshake({{"tools", {{"listChanged", true}}}});
+    CHECK(declared.on_frame(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})", Clock::now())
+              .anomalies.empty());
+  }
+  SECTION("progress for a token the fuzzer sent is fine; for one it never sent, PROG-06") {
+    Tracker t = after_handshake({{"tools", json::object()}});
+    t.on_sent(msg({{"jsonrpc", "2.0"},
+                   {"id", 3},
+                   {"method", "tools/call"},
+                   {"params", {{"name", "x"}, {"_meta", {{"progressToken", "tk"}}}}}}),
+              0, Clock::now());
+    CHECK(t.on_frame(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tk","progress":1}})",
+                     Clock::now())
+              .anomalies.empty());
+    // A repeated value is not judged: the fuzzer may put one token on several requests at once.
+    CHECK(t.on_frame(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"tk","progress":1}})",
+                     Clock::now())
+              .anomalies.empty());
+    auto r = t.on_frame(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"zz","progress":1}})",
+                        Clock::now());
+    REQUIRE(oracles(r) == std::vector<std::string>{"monitor"});
+    CHECK(r.anomalies.front().requirements == std::vector<std::string>{"PROG-06"});
+  }
+  SECTION("a server request id used twice (BASE-05)") {
+    Tracker t = after_handshake(json::object());
+    CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":"s","method":"ping"})", Clock::now()).anomalies.empty());
+    auto r = t.on_frame(R"({"jsonrpc":"2.0","id":"s","method":"ping"})", Clock::now());
+    REQUIRE(oracles(r) == std::vector<std::string>{"monitor"});
+    CHECK(r.anomalies.front().requirements == std::vector<std::string>{"BASE-05"});
+  }
+  SECTION("a new session forgets the old handshake") {
+    Tracker t = after_handshake({{"tools", {{"listChanged", true}}}});
+    t.new_session();
+    CHECK(t.on_frame(R"({"jsonrpc":"2.0","method":"notifications/tools/list_changed"})", Clock::now())
+              .anomalies.empty());  // nothing declared yet: not judged
+  }
+}
