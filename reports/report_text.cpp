@@ -29,6 +29,23 @@ std::string xml_escape(std::string_view in, bool attribute) {
 std::string xml_text(std::string_view in) { return xml_escape(in, false); }
 std::string xml_attr(std::string_view in) { return xml_escape(in, true); }
 
+std::string html_text(std::string_view in) {
+  const std::string clean = clean_text(in, true);
+  std::string out;
+  out.reserve(clean.size() + clean.size() / 8);
+  for (char c : clean) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
 std::string pretty_if_json(const std::string& text) {
   const auto start = text.find_first_not_of(" \t");
   if (start == std::string::npos || (text[start] != '{' && text[start] != '[') ||
