@@ -252,7 +252,20 @@ class ConsoleReporter final : public Reporter {
       out_ << "Re-run one failing case:\n  " << clean_text(rerun_command(info, *failing.front()), false) << "\n\n";
     }
 
-    const auto areas = per_area(results, s.strict);
+    auto areas = per_area(results, s.strict);
+    // Areas where every case passed say nothing area by area: one row holds them all (-v lists them).
+    if (!opt_.verbose) {
+      AreaCounts passing{"", RunSummary{}};
+      std::size_t folded = 0;
+      std::erase_if(areas, [&](const AreaCounts& a) {
+        if (a.counts.pass != a.counts.total()) return false;
+        passing.counts.pass += a.counts.pass;
+        ++folded;
+        return true;
+      });
+      if (folded == 1) areas = per_area(results, s.strict);  // one area is its own row
+      else if (folded > 1) areas.push_back({fmt::format("({} more, all pass)", folded), passing.counts});
+    }
     if (!areas.empty()) {
       std::size_t w = 4;
       for (const auto& a : areas) w = std::max(w, clean_text(a.area, false).size());

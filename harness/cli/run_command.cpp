@@ -10,6 +10,8 @@
 #include "harness/results/summary.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/scenario/suite.hpp"
+#include "reports/html_page.hpp"
+#include "reports/report_file.hpp"
 #include "reports/reporter.hpp"
 
 #include <CLI/CLI.hpp>
@@ -148,7 +150,8 @@ std::string report_spec_for(const std::string& spec, const std::string& target, 
   return spec.substr(0, colon + 1) + (p.parent_path() / (p.stem().string() + "." + safe + p.extension().string())).string();
 }
 
-int run_one(const RunArgs& a, const Target& target, bool several) {
+// Runs one target; `collected` (when given) receives the run, for a matrix of several targets.
+int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlRun* collected = nullptr) {
   Selection sel = a.selection;
   if (sel.paths.empty()) sel.paths = target.scenarios;
   if (sel.paths.empty() && !a.client.empty()) sel.paths = {home_dir() + "/scenarios/mcp/client"};
@@ -250,12 +253,18 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
       return 2;
     }
   }
+  if (collected) *collected = reports::HtmlRun{target.name, info, std::move(results), summary};
   return exit_code(summary);
 }
 
 // Several targets in one invocation (the bundled defaults, or every server of a config file): each
 // with its own role, transport and reports (out.json -> out.<name>.json); the worst exit code wins.
 int run_targets(const RunArgs& args, const std::vector<Target>& targets) {
+  // With several targets, html:PATH is the matrix of all of them (each also gets PATH.<name>.html).
+  std::vector<std::string> matrices;
+  for (const auto& spec : args.reports)
+    if (spec.rfind("html:", 0) == 0 && spec != "html:-" && targets.size() > 1) matrices.push_back(spec.substr(5));
+  std::vector<reports::HtmlRun> runs;
   int worst = 0;
   for (const auto& t : targets) {
     std::cout << fmt::format("\n=== target {}: {}\n", t.name,
@@ -268,7 +277,18 @@ int run_targets(const RunArgs& args, const std::vector<Target>& targets) {
     if (!t.port_env.empty()) ta.target.port_env = t.port_env;
     ta.target.headers = t.headers;
     ta.cooperative = ta.cooperative || t.cooperative;
-    worst = std::max(worst, run_one(ta, t, targets.size() > 1));
+    reports::HtmlRun run;
+    worst = std::max(worst, run_one(ta, t, targets.size() > 1, matrices.empty() ? nullptr : &run));
+    if (!matrices.empty()) runs.push_back(std::move(run));
+  }
+  for (const auto& path : matrices) {
+    try {
+      reports::write_report(path, "html", reports::html_matrix_page(runs));
+      std::cout << fmt::format("matrix of the {} targets written to {}\n", runs.size(), path);
+    } catch (const std::exception& e) {
+      std::cerr << "mcpspec: could not write a report: " << e.what() << "\n";
+      return 2;
+    }
   }
   return worst;
 }

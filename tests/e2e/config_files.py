@@ -82,11 +82,15 @@ def checks(d):
     check("MCPSPEC_CFG_TEST='it'\\''s set' exec" in rep.get("run", {}).get("target", ""),
           f"the env assignment is not in the server command: {rep.get('run', {}).get('target')}")
     check(rep and rep["summary"]["pass"] > 0, ".mcp.json good server: nothing passed")
-    code, out = run("--config", mcp_json, "--report", "json:" + os.path.join(d, "all.json"))
+    code, out = run("--config", mcp_json, "--report", "json:" + os.path.join(d, "all.json"), "--report",
+                    "html:" + os.path.join(d, "all.html"))
     check(code == 1, f".mcp.json, every server: exit {code}, expected 1 (the faulty one)\n{out}")
     check(os.path.exists(os.path.join(d, "all.good.json")) and os.path.exists(os.path.join(d, "all.faulty.json")),
           f"expected a report per server, got {sorted(os.listdir(d))}")
     check("=== target good" in out and "=== target faulty" in out, f"both servers should be announced:\n{out}")
+    matrix = open(os.path.join(d, "all.html")).read() if os.path.exists(os.path.join(d, "all.html")) else ""
+    check("<th>good</th><th>faulty</th>" in matrix and os.path.exists(os.path.join(d, "all.faulty.html")),
+          "html:PATH with several servers should be the matrix of all of them (and a page per server)")
 
     # Claude Desktop
     desktop = os.path.join(d, "claude_desktop_config.json")

@@ -211,6 +211,24 @@ TEST_CASE("console summary: counts, areas, failing ids, re-run command", "[repor
   CHECK_THAT(strict, Catch::Contains("--protocol 2025-11-25 --strict --wire"));
 }
 
+TEST_CASE("console folds the areas where every case passed into one row unless verbose", "[reports][console]") {
+  auto results = sample_results();
+  auto pass = results[0];
+  for (const char* area : {"alpha", "beta", "gamma"}) {
+    pass.area = area;
+    pass.id = std::string("mcp/") + area + "/x";
+    results.push_back(pass);
+    results.push_back(pass);
+  }
+  const std::string out = run_console(results, {});
+  CHECK(words_of_line(out, "  (3 ") == std::vector<std::string>{"(3", "more,", "all", "pass)", "6", "0", "0", "0", "0", "0", "0"});
+  CHECK(words_of_line(out, "  alpha ").empty());
+  CHECK(words_of_line(out, "  tools ") == std::vector<std::string>{"tools", "0", "1", "1", "0", "0", "0", "0"});
+  const std::string verbose = run_console(results, {.verbose = true});
+  CHECK(words_of_line(verbose, "  alpha ") == std::vector<std::string>{"alpha", "2", "0", "0", "0", "0", "0", "0"});
+  CHECK(words_of_line(verbose, "  (3 ").empty());
+}
+
 TEST_CASE("console never counts a skip as a pass", "[reports][console]") {
   auto results = sample_results();
   std::vector<ScenarioResult> only;
