@@ -8,7 +8,7 @@ through the URL fragment the page honours) hide exactly the cases they should, a
 real render (many colours, not a blank page), and `mcpspec report merge` renders a matrix whose
 every cell links to a case that exists and opens.
 
-usage: html_browser_check.py BUILD_DIR
+usage: html_browser_check.py BUILD_DIR      (MCPSPEC_CHROMIUM=PATH: this browser instead of chromium on PATH)
 Without Chromium the test fails when CI is set (a CI that lost its browser must not pass
 silently); on a desk without CI set it exits 77 (ctest SKIP) with a message.
 """
@@ -39,6 +39,10 @@ def check(ok, what):
 
 
 def find_chromium():
+    # MCPSPEC_CHROMIUM names the browser (a path); one that does not exist counts as missing.
+    if "MCPSPEC_CHROMIUM" in os.environ:
+        path = os.environ["MCPSPEC_CHROMIUM"]
+        return path if os.access(path, os.X_OK) else None
     for name in ("chromium", "chromium-browser", "google-chrome"):
         path = shutil.which(name)
         if path:
