@@ -48,7 +48,8 @@ void add_report_command(CLI::App& app, int& exit_code) {
     reports::write_report(args->html, "html",
                           runs.size() == 1 ? reports::html_report_page(runs.front()) : reports::html_matrix_page(runs));
     if (args->html != "-")
-      std::cerr << fmt::format("matrix of {} run(s) written to {}\n", runs.size(), args->html);
+      std::cerr << (runs.size() == 1 ? fmt::format("report page written to {}\n", args->html)
+                                      : fmt::format("matrix of {} runs written to {}\n", runs.size(), args->html));
     exit_code = 0;
   });
 }
