@@ -1,6 +1,7 @@
 #include "reports/html_page.hpp"
 
 #include "reports/html_assets.hpp"
+#include "reports/json_report.hpp"
 #include "reports/report_text.hpp"
 #include "reports/run_facts.hpp"
 
@@ -21,16 +22,6 @@ std::string joined(const std::vector<std::string>& v) { return fmt::format("{}",
 
 std::string badge(Verdict v) {
   return fmt::format("<span class=\"badge v-{}\">{}</span>", verdict_name(v), verdict_label(v));
-}
-
-const char* wire_dir_word(WireEntry::Dir d) {
-  switch (d) {
-    case WireEntry::Dir::Out: return "out";
-    case WireEntry::Dir::In: return "in";
-    case WireEntry::Dir::Stderr: return "stderr";
-    case WireEntry::Dir::Event: return "event";
-  }
-  return "event";
 }
 
 std::string page_start(const std::string& title) {
@@ -106,7 +97,7 @@ std::string wire_html(const std::vector<WireEntry>& wire) {
                                 wire.size());
   for (const auto& w : wire) {
     out += fmt::format("<tr class=\"w-{}\"><td class=\"n\">{:.1f}&nbsp;ms</td><td>{}</td><td><pre>{}</pre></td></tr>",
-                       wire_dir_word(w.dir), w.t_ms > 0 ? w.t_ms : 0.0, h(wire_dir_symbol(w.dir)),
+                       wire_dir_name(w.dir), w.t_ms > 0 ? w.t_ms : 0.0, h(wire_dir_symbol(w.dir)),
                        (w.dir == WireEntry::Dir::Stderr ? "stderr: " : "") + h(w.text));
   }
   return out + "</table>";

@@ -18,14 +18,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import Checks  # noqa: E402
+
 BIN, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+check = Checks("action steps")
 
 
 def run_step(work, **inputs):
@@ -94,8 +91,7 @@ def main():
             check(os.path.exists(os.path.join(many, name)), f"{name} missing after a two-server config run: {os.listdir(many)}")
         check(summary.count("PASSED") >= 2, "the job summary should hold both servers' reports")
 
-    print("action steps:", "FAILED" if failures else "passed", f"({len(failures)} problems)")
-    return 1 if failures else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

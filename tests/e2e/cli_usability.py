@@ -15,15 +15,12 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import Checks  # noqa: E402
+
 MCPSPEC = os.path.join(os.path.abspath(sys.argv[1]), "mcpspec")
 SERVER = os.path.join(os.path.abspath(sys.argv[1]), "mcpspec-testserver")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+check = Checks("cli usability")
 
 
 def run(*args):
@@ -65,8 +62,7 @@ def main():
     code, _, err = run("run", "--server", SERVER, "--verbos")
     check(code == 2 and "--verbos" in err, f"unknown option: {code} {err}")
 
-    print("cli usability:", "FAILED" if failures else "passed", f"({len(failures)} problems)")
-    return 1 if failures else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

@@ -17,18 +17,15 @@ import os
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import Checks  # noqa: E402
 import threading
 
 BIN = os.path.abspath(sys.argv[1])
 MCPSPEC = os.path.join(BIN, "mcpspec")
 SERVER = os.path.join(BIN, "mcpspec-testserver")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+check = Checks("config files")
 
 
 def run(*args, cwd=None):
@@ -152,8 +149,7 @@ def checks(d):
     code, out = run("--config", mcp_json, "--server", "x")
     check(code == 2 and "cannot be combined" in out, f"--config with --server: {code}\n{out}")
 
-    print("config files:", "FAILED" if failures else "passed", f"({len(failures)} problems)")
-    return 1 if failures else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

@@ -19,15 +19,12 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import Checks  # noqa: E402
+
 BUILD, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SERVER = os.path.join(BUILD, "mcpspec-testserver")
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
+check = Checks("install check")
 
 
 def sh(cmd, cwd=None, env=None, timeout=300):
@@ -97,8 +94,7 @@ def main():
         code, out = sh(["ctest", "--test-dir", example])
         check(code != 0 and "example.conformance" in out, f"example conformance test against a faulty server must fail: {code}\n{out[-2000:]}")
 
-    print("install check:", "FAILED" if failures else "passed", f"({len(failures)} problems)")
-    return 1 if failures else 0
+    return check.finish()
 
 
 if __name__ == "__main__":

@@ -23,19 +23,16 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import Checks  # noqa: E402
+
 BUILD = os.path.abspath(sys.argv[1])
 MCPSPEC = os.path.join(BUILD, "mcpspec")
 SERVER = os.path.join(BUILD, "mcpspec-testserver")
 # What a hostile server prints: if the page let either through as markup, the body gets the attribute.
 STDOUT_MARKUP = '<script>document.body.setAttribute("data-pwned","stdout")</script>'
 STDERR_MARKUP = "<img src=x onerror=\"document.body.setAttribute('data-pwned','stderr')\">"
-failures = []
-
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
-        print("FAIL:", what)
+check = Checks("html browser check")
 
 
 def find_chromium():
@@ -190,8 +187,7 @@ def main():
         check(bad in done.stdout and expected in done.stdout, f"merge of a bad file: expected '{expected}' naming the file, got:\n{done.stdout}")
     run_mcpspec(["report", "merge", os.path.join(WORK, "missing.json"), "--html", matrix], (2,))
 
-    print("html browser check:", "FAILED" if failures else "passed", f"({len(failures)} problems)")
-    return 1 if failures else 0
+    return check.finish()
 
 
 def pixel_stats(png):
