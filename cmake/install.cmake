@@ -3,6 +3,7 @@
 #   share/mcpspec/scenarios/            the bundled scenarios (what an installed mcpspec runs)
 #   share/mcpspec/schemas/              protocol schemas, the scenario format, the JSON report's schema
 #   share/doc/mcpspec/                  README and docs
+#   share/man/man1/mcpspec.1            the man page, made from `mcpspec --help-all` by help2man
 #   lib/cmake/mcpspec/                  find_package(mcpspec): mcpspec::mcpspec and mcpspec_add_conformance_test
 # The installed binary finds share/mcpspec next to its bin folder (harness/cli/paths.cpp).
 include(GNUInstallDirs)
@@ -24,6 +25,20 @@ if(TARGET mcpspec)
                 ${PROJECT_SOURCE_DIR}/docs/report-schema.json
           DESTINATION ${CMAKE_INSTALL_DATADIR}/mcpspec/schemas)
   install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+  # The man page is the CLI's own help (mcpspec --help-all), laid out by help2man (Debian help2man).
+  find_program(MCPSPEC_HELP2MAN help2man)
+  if(MCPSPEC_HELP2MAN)
+    add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/mcpspec.1
+      COMMAND ${MCPSPEC_HELP2MAN} --no-info --help-option=--help-all --version-option=--version
+              "--name=conformance test harness and fuzzer for the Model Context Protocol"
+              --output=${PROJECT_BINARY_DIR}/mcpspec.1 $<TARGET_FILE:mcpspec>
+      DEPENDS mcpspec VERBATIM
+      COMMENT "Man page from mcpspec --help-all")
+    add_custom_target(mcpspec-man ALL DEPENDS ${PROJECT_BINARY_DIR}/mcpspec.1)
+    install(FILES ${PROJECT_BINARY_DIR}/mcpspec.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  else()
+    message(STATUS "help2man not found: no man page (Debian package help2man)")
+  endif()
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} PATTERN report-schema.json EXCLUDE)
 
   set(_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/mcpspec)

@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   mcpspec::transport::prepare_process_handling();
   CLI::App app{"mcpspec " MCPSPEC_VERSION ": conformance test harness and fuzzer for the Model Context Protocol"};
   app.require_subcommand(1);
+  // Every command's options in one text: what the man page (help2man) is made from.
+  app.set_help_all_flag("--help-all", "Print the help of every command and exit");
   app.set_version_flag("--version", [] { return mcpspec::cli::version_text(); }, "Print the version and the supported protocol versions");
   int exit_code = 0;
   mcpspec::cli::add_run_command(app, exit_code);

@@ -15,6 +15,7 @@
 """
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -64,6 +65,13 @@ def main():
                     "lib/cmake/mcpspec/mcpspecConfig.cmake", "lib/cmake/mcpspec/mcpspecConformance.cmake"):
             check(os.path.exists(os.path.join(prefix, rel)), f"installed tree lacks {rel}")
         check(not os.path.exists(os.path.join(prefix, "share/mcpspec/scenarios/targets.json")), "targets.json was installed")
+        man = os.path.join(prefix, "share/man/man1/mcpspec.1")
+        if shutil.which("help2man"):
+            page = open(man).read() if os.path.exists(man) else ""
+            check(".TH MCPSPEC" in page and "explain" in page and "\\-\\-report" in page,  # roff writes - as \-
+                  "the man page is missing or lacks the commands' options (help2man, mcpspec --help-all)")
+        else:
+            print("note: no help2man on PATH, so no man page to check (.ci/setup installs it)")
         exercise(os.path.join(prefix, "bin/mcpspec"), prefix, "cmake --install")
 
         # The Debian package.
