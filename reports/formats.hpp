@@ -13,5 +13,6 @@ std::unique_ptr<Reporter> make_console_reporter(const ReportOptions& options);
 std::unique_ptr<Reporter> make_json_reporter(const std::string& path);
 std::unique_ptr<Reporter> make_junit_reporter(const std::string& path);
 std::unique_ptr<Reporter> make_markdown_reporter(const std::string& path);
+std::unique_ptr<Reporter> make_html_reporter(const std::string& path);
 
 }  // namespace mcpspec::reports

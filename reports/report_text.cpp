@@ -6,28 +6,55 @@
 namespace mcpspec::reports {
 
 namespace {
-std::string xml_escape(std::string_view in, bool attribute) {
+
+// `in` cleaned (controls visible, invalid UTF-8 replaced, line breaks kept), each character for
+// which `entity` gives a text replaced by it.
+template <typename Entity>
+std::string escaped(std::string_view in, Entity entity) {
   const std::string clean = clean_text(in, true);
   std::string out;
   out.reserve(clean.size() + clean.size() / 8);
   for (char c : clean) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += attribute ? "&quot;" : "\""; break;
-      case '\'': out += attribute ? "&apos;" : "'"; break;
-      case '\n': out += attribute ? "&#10;" : "\n"; break;
-      case '\t': out += attribute ? "&#9;" : "\t"; break;
-      default: out += c;
-    }
+    if (const char* e = entity(c)) out += e;
+    else out += c;
   }
   return out;
 }
+
+const char* xml_entity(char c, bool attribute) {
+  switch (c) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return attribute ? "&quot;" : nullptr;
+    case '\'': return attribute ? "&apos;" : nullptr;
+    case '\n': return attribute ? "&#10;" : nullptr;
+    case '\t': return attribute ? "&#9;" : nullptr;
+    default: return nullptr;
+  }
+}
+
+// HTML text and attribute values alike: quotes too, so one function serves both.
+const char* html_entity(char c) {
+  switch (c) {
+    case '&': return "&amp;";
+    case '<': return "&lt;";
+    case '>': return "&gt;";
+    case '"': return "&quot;";
+    case '\'': return "&#39;";
+    default: return nullptr;
+  }
+}
+
 }  // namespace
 
-std::string xml_text(std::string_view in) { return xml_escape(in, false); }
-std::string xml_attr(std::string_view in) { return xml_escape(in, true); }
+std::string xml_text(std::string_view in) {
+  return escaped(in, [](char c) { return xml_entity(c, false); });
+}
+std::string xml_attr(std::string_view in) {
+  return escaped(in, [](char c) { return xml_entity(c, true); });
+}
+std::string html_text(std::string_view in) { return escaped(in, html_entity); }
 
 std::string pretty_if_json(const std::string& text) {
   const auto start = text.find_first_not_of(" \t");

@@ -21,6 +21,10 @@ using util::valid_utf8;
 std::string xml_text(std::string_view in);
 std::string xml_attr(std::string_view in);
 
+// HTML text or attribute value from arbitrary bytes: cleaned (controls visible, invalid UTF-8
+// replaced, line breaks kept) and & < > " ' escaped, so target text can never become markup.
+std::string html_text(std::string_view in);
+
 // A one-line JSON object or array laid out over several lines (2-space indent) so that a cut at a
 // line limit still shows its structure; anything else comes back unchanged.
 std::string pretty_if_json(const std::string& text);

@@ -10,7 +10,7 @@
 namespace mcpspec::reports {
 
 std::unique_ptr<Reporter> make_reporter(const std::string& spec, const ReportOptions& options) {
-  constexpr const char* kKnown = "console, json:PATH, junit:PATH or md:PATH (PATH '-' = standard output)";
+  constexpr const char* kKnown = "console, json:PATH, junit:PATH, md:PATH or html:PATH (PATH '-' = standard output)";
   const auto colon = spec.find(':');
   const std::string kind = spec.substr(0, colon);
   const bool has_path = colon != std::string::npos;
@@ -23,7 +23,7 @@ std::unique_ptr<Reporter> make_reporter(const std::string& spec, const ReportOpt
     }
     return make_console_reporter(options);
   }
-  if (kind == "json" || kind == "junit" || kind == "md") {
+  if (kind == "json" || kind == "junit" || kind == "md" || kind == "html") {
     if (path.empty()) {
       throw std::invalid_argument(fmt::format("report '{}': {} needs a path, e.g. {}:report.{} ({}:- for standard output)",
                                               spec, kind, kind, kind == "junit" ? "xml" : kind, kind));
@@ -31,10 +31,8 @@ std::unique_ptr<Reporter> make_reporter(const std::string& spec, const ReportOpt
     check_report_path(path, kind);
     if (kind == "json") return make_json_reporter(path);
     if (kind == "junit") return make_junit_reporter(path);
+    if (kind == "html") return make_html_reporter(path);
     return make_markdown_reporter(path);
-  }
-  if (kind == "html") {
-    throw std::invalid_argument(fmt::format("report '{}': the html report is not available yet; use {}", spec, kKnown));
   }
   throw std::invalid_argument(fmt::format("unknown report kind '{}' in '{}': use {}", kind, spec, kKnown));
 }

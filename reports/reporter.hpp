@@ -15,7 +15,9 @@ namespace mcpspec::reports {
 struct ReportOptions {
   bool wire = false;                // console: print the full wire log of failing cases (not only the last lines)
   bool color = false;               // console: ANSI colours (caller decides: tty and no NO_COLOR)
-  bool verbose = false;             // console: also list passing cases one per line
+  bool verbose = false;             // console: also list passing and skipped cases one per line, full evidence
+  bool quiet = false;               // console: only the failing cases (one line each) and the count line, for CI logs
+  bool progress = false;            // console: a live "[n/N]" line rewritten in place (caller decides: a tty only)
   std::ostream* console = nullptr;  // where console output goes (std::cout by default)
 };
 
@@ -33,7 +35,7 @@ class Reporter {
                          const RunSummary& s) = 0;
 };
 
-// spec: "console", "json:PATH", "junit:PATH", "md:PATH" (PATH "-" = standard output).
+// spec: "console", "json:PATH", "junit:PATH", "md:PATH", "html:PATH" (PATH "-" = standard output).
 // Throws std::invalid_argument naming the problem for an unknown kind, a missing path, or a path
 // whose directory does not exist (checked now, so a typo fails before a long run, not after it).
 std::unique_ptr<Reporter> make_reporter(const std::string& spec, const ReportOptions& options);

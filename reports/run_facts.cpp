@@ -1,7 +1,10 @@
 #include "reports/run_facts.hpp"
 
+#include "harness/util/text_hygiene.hpp"
+
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 namespace mcpspec::reports {
@@ -65,6 +68,37 @@ std::string rerun_command(const RunInfo& info, const ScenarioResult& r) {
   if (!r.protocol.empty()) cmd += " --protocol " + shell_word(r.protocol);
   if (info.strict) cmd += " --strict";
   return cmd + " --wire";
+}
+
+std::vector<std::string> broken_requirements(const ScenarioResult& r) {
+  std::vector<std::string> out;
+  for (const auto& f : r.findings)
+    for (const auto& id : f.requirements)
+      if (std::find(out.begin(), out.end(), id) == out.end()) out.push_back(id);
+  return out.empty() ? r.requirements : out;
+}
+
+std::string verdict_reason(const ScenarioResult& r) {
+  constexpr std::size_t kReasonBytes = 300;
+  const auto line = [](const std::string& text) { return util::first_line(util::clean_text(text, true), kReasonBytes); };
+  const auto first_finding = [&] {
+    if (r.findings.empty()) return line(r.reason);
+    std::string s = line(r.findings.front().message);
+    if (r.findings.size() > 1) s += fmt::format(" (+{} more)", r.findings.size() - 1);
+    return s;
+  };
+  switch (r.verdict) {
+    case Verdict::Pass: return "";
+    case Verdict::Fail:
+    case Verdict::Warn: return first_finding();
+    case Verdict::Skip: return r.reason.empty() ? "no reason given" : line(r.reason);
+    case Verdict::Error: return "harness error: " + (r.reason.empty() ? std::string("(no reason given)") : line(r.reason));
+    case Verdict::XFail: return "expected failure (baseline): " + line(r.reason);
+    case Verdict::XPass:
+      return "passed, but the baseline expects it to fail" + (r.reason.empty() ? std::string() : " (" + line(r.reason) + ")") +
+             ": remove the entry from the baseline";
+  }
+  return "";
 }
 
 std::string case_name(const ScenarioResult& r) {

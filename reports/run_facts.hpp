@@ -39,6 +39,13 @@ std::string shell_word(const std::string& s);
 // (--client for client-role targets, --url for http(s) targets).
 std::string rerun_command(const RunInfo& info, const ScenarioResult& r);
 
+// The requirements a result is about: the ones its findings name, else the scenario's own.
+std::vector<std::string> broken_requirements(const ScenarioResult& r);
+
+// Why a case is not a plain PASS, in one cleaned line ("" for PASS): the first finding's message
+// (FAIL, WARN), the skip reason, the harness error, the baseline's reason (XFAIL, XPASS).
+std::string verdict_reason(const ScenarioResult& r);
+
 // "mcp/tools/x [2025-11-25]" (just the id when the protocol is unknown).
 std::string case_name(const ScenarioResult& r);
 

@@ -17,6 +17,11 @@ void add_coverage_command(CLI::App& app, int& exit_code);
 void add_validate_command(CLI::App& app, int& exit_code);
 void add_fuzz_command(CLI::App& app, int& exit_code);
 void add_bridge_command(CLI::App& app, int& exit_code);
+void add_report_command(CLI::App& app, int& exit_code);
+void add_explain_command(CLI::App& app, int& exit_code);
+
+// What --version prints: the mcpspec version and the protocol versions it tests.
+std::string version_text();
 
 // Usage problems found after parsing (bad values, missing files): reported like CLI11's own.
 class UsageError : public std::runtime_error {

@@ -11,7 +11,9 @@ int main(int argc, char** argv) {
   mcpspec::transport::prepare_process_handling();
   CLI::App app{"mcpspec " MCPSPEC_VERSION ": conformance test harness and fuzzer for the Model Context Protocol"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string(MCPSPEC_VERSION));
+  // Every command's options in one text: what the man page (help2man) is made from.
+  app.set_help_all_flag("--help-all", "Print the help of every command and exit");
+  app.set_version_flag("--version", [] { return mcpspec::cli::version_text(); }, "Print the version and the supported protocol versions");
   int exit_code = 0;
   mcpspec::cli::add_run_command(app, exit_code);
   mcpspec::cli::add_list_command(app, exit_code);
@@ -19,6 +21,8 @@ int main(int argc, char** argv) {
   mcpspec::cli::add_validate_command(app, exit_code);
   mcpspec::cli::add_fuzz_command(app, exit_code);
   mcpspec::cli::add_bridge_command(app, exit_code);
+  mcpspec::cli::add_report_command(app, exit_code);
+  mcpspec::cli::add_explain_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -16,6 +16,10 @@ std::string binary_dir() {
 std::string home_dir() {
   if (const char* h = std::getenv("MCPSPEC_HOME"); h && *h) return h;
   std::error_code ec;
+  // An installed mcpspec (bin/mcpspec, share/mcpspec/scenarios) uses its own data, even when the
+  // source tree it was built from is still there.
+  const fs::path installed = fs::path(binary_dir()).parent_path() / "share" / "mcpspec";
+  if (fs::is_directory(installed / "scenarios", ec)) return installed.string();
   if (fs::is_directory(fs::path(MCPSPEC_SOURCE_DIR) / "scenarios", ec)) return MCPSPEC_SOURCE_DIR;
   return fs::path(binary_dir()).parent_path().string();
 }

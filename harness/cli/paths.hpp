@@ -4,8 +4,9 @@
 
 namespace mcpspec::cli {
 
-// The folder holding scenarios/: $MCPSPEC_HOME, else the source tree this binary was built from,
-// else the folder above the binary.
+// The folder holding scenarios/: $MCPSPEC_HOME, else an installation's <prefix>/share/mcpspec
+// (the binary in <prefix>/bin), else the source tree this binary was built from, else the folder
+// above the binary.
 std::string home_dir();
 // The folder of the running mcpspec binary (where the bundled reference servers are built too).
 std::string binary_dir();

@@ -1,5 +1,6 @@
 // `mcpspec run`: run scenarios against a target and report.
 #include "harness/cli/commands.hpp"
+#include "harness/cli/mcp_config.hpp"
 #include "harness/cli/paths.hpp"
 #include "harness/cli/selection.hpp"
 #include "harness/cli/target_factory.hpp"
@@ -9,12 +10,15 @@
 #include "harness/results/summary.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/run/suite.hpp"
+#include "reports/html_page.hpp"
+#include "reports/report_file.hpp"
 #include "reports/reporter.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <ctime>
 #include <filesystem>
@@ -40,6 +44,7 @@ struct RunArgs {
   bool strict = false;
   bool wire = false;
   bool verbose = false;
+  bool quiet = false;
   std::string schema;
   double deadline_s = 3600;
   scenario::CallTools call_tools = scenario::CallTools::ReadOnly;
@@ -47,6 +52,8 @@ struct RunArgs {
   std::string write_baseline;
   std::string client;        // --client: a stdio client command with {server} (docs/testing-clients.md)
   bool cooperative = false;  // --cooperative: the client follows the client driver protocol
+  std::string config;        // --config: an .mcp.json, claude_desktop_config.json or .vscode/mcp.json
+  std::string config_name;   // --name: the one server of --config to test (default: all of them)
 };
 
 // One thing to test: a server command (or a client command, or a running server's URL) with its
@@ -61,6 +68,7 @@ struct Target {
   std::string url;        // with a network transport: the endpoint (its path, with a started server)
   std::string port_env;   // empty: the CLI's --port-env
   bool cooperative = false;
+  std::vector<std::pair<std::string, std::string>> headers;  // a network server's request headers (--config)
 };
 
 std::string iso_now() {
@@ -135,10 +143,15 @@ std::string report_spec_for(const std::string& spec, const std::string& target, 
   std::string path = spec.substr(colon + 1);
   if (path == "-") return spec;
   fs::path p(path);
-  return spec.substr(0, colon + 1) + (p.parent_path() / (p.stem().string() + "." + target + p.extension().string())).string();
+  // A target's name may come from a config file: only file-name-safe characters go into the path.
+  std::string safe = target;
+  for (char& c : safe)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_' && c != '.') c = '_';
+  return spec.substr(0, colon + 1) + (p.parent_path() / (p.stem().string() + "." + safe + p.extension().string())).string();
 }
 
-int run_one(const RunArgs& a, const Target& target, bool several) {
+// Runs one target; `collected` (when given) receives the run, for a matrix of several targets.
+int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlRun* collected = nullptr) {
   Selection sel = a.selection;
   if (sel.paths.empty()) sel.paths = target.scenarios;
   if (sel.paths.empty() && !a.client.empty()) sel.paths = {home_dir() + "/scenarios/mcp/client"};
@@ -165,7 +178,10 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   reports::ReportOptions ro;
   ro.wire = a.wire;
   ro.verbose = a.verbose;
-  ro.color = ::isatty(1) && std::getenv("NO_COLOR") == nullptr;
+  ro.quiet = a.quiet;
+  const bool tty = ::isatty(1) != 0;
+  ro.color = tty && std::getenv("NO_COLOR") == nullptr;
+  ro.progress = tty && !a.quiet;
   ro.console = &std::cout;
   std::vector<std::string> specs = a.reports;
   bool console_given = std::any_of(specs.begin(), specs.end(), [](const std::string& s) {
@@ -237,7 +253,61 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
       return 2;
     }
   }
+  if (collected) *collected = reports::HtmlRun{target.name, info, std::move(results), summary};
   return exit_code(summary);
+}
+
+// Several targets in one invocation (the bundled defaults, or every server of a config file): each
+// with its own role, transport and reports (out.json -> out.<name>.json); the worst exit code wins.
+int run_targets(const RunArgs& args, const std::vector<Target>& targets) {
+  // With several targets, html:PATH is the matrix of all of them (each also gets PATH.<name>.html).
+  std::vector<std::string> matrices;
+  for (const auto& spec : args.reports)
+    if (spec.rfind("html:", 0) == 0 && spec != "html:-" && targets.size() > 1) matrices.push_back(spec.substr(5));
+  std::vector<reports::HtmlRun> runs;
+  int worst = 0;
+  for (const auto& t : targets) {
+    std::cout << fmt::format("\n=== target {}: {}\n", t.name,
+                             !t.client.empty() ? "client " + t.client : !t.server.empty() ? t.server : t.url);
+    RunArgs ta = args;  // the target's own role and transport settings
+    ta.target.server = t.server;
+    ta.client = t.client;
+    if (!t.url.empty()) ta.target.url = t.url;
+    if (t.transport) ta.target.transport = t.transport;
+    if (!t.port_env.empty()) ta.target.port_env = t.port_env;
+    ta.target.headers = t.headers;
+    ta.cooperative = ta.cooperative || t.cooperative;
+    reports::HtmlRun run;
+    worst = std::max(worst, run_one(ta, t, targets.size() > 1, matrices.empty() ? nullptr : &run));
+    if (!matrices.empty()) runs.push_back(std::move(run));
+  }
+  for (const auto& path : matrices) {
+    try {
+      reports::write_report(path, "html", reports::html_matrix_page(runs));
+      std::cout << fmt::format("matrix of the {} targets written to {}\n", runs.size(), path);
+    } catch (const std::exception& e) {
+      std::cerr << "mcpspec: could not write a report: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  return worst;
+}
+
+// The servers of a config file as targets: all of them, or the one called `name`.
+std::vector<Target> config_targets(const std::string& file, const std::string& name) {
+  auto servers = read_mcp_config(file);
+  if (!name.empty()) servers = {configured_server(servers, name, file)};
+  std::vector<Target> out;
+  for (const auto& s : servers) {
+    Target t;
+    t.name = s.name;
+    t.server = s.command;
+    t.url = s.url;
+    if (s.transport != transport::TransportKind::Stdio) t.transport = s.transport;
+    t.headers = s.headers;
+    out.push_back(std::move(t));
+  }
+  return out;
 }
 
 }  // namespace
@@ -260,13 +330,16 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_option("--jobs,-j", args->jobs, "Scenarios run in parallel, each with its own server process (default: cores, at most 4)")
       ->check(CLI::Range(1, 64));
-  cmd->add_option("--report", args->reports, "console | json:PATH | junit:PATH | md:PATH (repeatable; PATH - is stdout)")
+  cmd->add_option("--report", args->reports, "console | json:PATH | junit:PATH | md:PATH | html:PATH (repeatable; PATH - is stdout)")
       ->allow_extra_args(false);
   cmd->add_option("--baseline", args->baseline, "Expected failures file (JSON); an expected failure that passes fails the run")
       ->check(CLI::ExistingFile);
   cmd->add_flag("--strict", args->strict, "SHOULD violations (WARN) fail the run");
   cmd->add_flag("--wire", args->wire, "Print the full wire log of failing cases");
-  cmd->add_flag("--verbose,-v", args->verbose, "List passing cases too");
+  auto* verbose = cmd->add_flag("--verbose,-v", args->verbose,
+                                "List passing and skipped cases too, and the full evidence of failures");
+  cmd->add_flag("--quiet,-q", args->quiet, "Only the failing cases, one line each, and the count line (for CI logs)")
+      ->excludes(verbose);
   cmd->add_option("--schema", args->schema, "Validate messages against this schema file instead of mcpspec's own")
       ->check(CLI::ExistingFile);
   cmd->add_option("--deadline", args->deadline_s, "Bound on the whole run, in seconds")
@@ -279,6 +352,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--write-baseline", args->write_baseline,
                   "Write this run's failures as a baseline file (review the reasons before committing it)");
   cmd->add_option("--targets", args->targets_file, "Default targets file used when no --server is given");
+  cmd->add_option("--config", args->config,
+                  "Test the servers of an MCP config file: .mcp.json, claude_desktop_config.json or .vscode/mcp.json");
+  cmd->add_option("--name", args->config_name, "With --config: test only the server of this name");
   cmd->add_option("--client", args->client,
                   "Test a client: its command, with {server} (or {server_argv_json}) where the server command "
                   "goes (stdio), or {url} where the endpoint URL goes (--transport http) (default suite: "
@@ -293,6 +369,15 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "With --server and a network --transport: the environment variable that gets the free port")
       ->capture_default_str();
   cmd->callback([args, &exit_code] {
+    if (!args->config_name.empty() && args->config.empty()) throw UsageError("--name picks a server of --config FILE: give the file");
+    if (!args->config.empty()) {
+      if (!args->client.empty() || !args->target.server.empty() || !args->target.url.empty())
+        throw UsageError("--config cannot be combined with --server, --url or --client");
+      auto targets = config_targets(args->config, args->config_name);
+      std::cout << fmt::format("Testing {} server(s) of {}\n", targets.size(), args->config);
+      exit_code = run_targets(*args, targets);
+      return;
+    }
     if (!args->client.empty()) {
       if (!args->target.server.empty() || !args->target.url.empty()) throw UsageError("--client cannot be combined with --server or --url");
       Target t;  // the CLI's own target
@@ -311,19 +396,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
     std::string file = args->targets_file.empty() ? home_dir() + "/scenarios/targets.json" : args->targets_file;
     auto targets = default_targets(file);
     std::cout << fmt::format("No --server given: testing the {} bundled target(s) listed in {}\n", targets.size(), file);
-    int worst = 0;
-    for (const auto& t : targets) {
-      std::cout << fmt::format("\n=== target {}: {}\n", t.name, t.client.empty() ? t.server : "client " + t.client);
-      RunArgs ta = *args;  // the target's own role and transport settings
-      ta.target.server = t.server;
-      ta.client = t.client;
-      if (!t.url.empty()) ta.target.url = t.url;
-      if (t.transport) ta.target.transport = t.transport;
-      if (!t.port_env.empty()) ta.target.port_env = t.port_env;
-      ta.cooperative = ta.cooperative || t.cooperative;
-      worst = std::max(worst, run_one(ta, t, targets.size() > 1));
-    }
-    exit_code = worst;
+    exit_code = run_targets(*args, targets);
   });
 }
 

@@ -62,6 +62,7 @@ scenario::TargetSpec network_target(const TargetOptions& o) {
   ho.url = url;
   ho.port_env = o.port_env;
   ho.origin = o.origin;
+  ho.headers = o.headers;
   ho.max_message_bytes = o.max_message_bytes;
   ho.startup_timeout_ms = o.startup_timeout_ms;
   ho.keep_session = o.keep_session;

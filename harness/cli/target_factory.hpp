@@ -19,6 +19,7 @@ struct TargetOptions {
   std::optional<transport::TransportKind> transport;  // unset: stdio, or from the URL's scheme
   std::string port_env = "PORT";
   std::string origin;     // sent as Origin when not empty
+  std::vector<std::pair<std::string, std::string>> headers;  // network transports: sent with every request
   std::size_t max_message_bytes = 16 * 1024 * 1024;
   int startup_timeout_ms = 20000;
   int stop_grace_ms = 500;    // stdio: wait after closing stdin, and again after SIGTERM

@@ -27,7 +27,7 @@ ALLOWED = {
                      "harness/results", "harness/scenario"],
     "harness/run": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
                     "harness/results", "harness/scenario"],
-    "reports": ["harness/util", "harness/results"],
+    "reports": ["harness/util", "harness/jsonschema", "harness/results"],
     "harness/cli": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
                     "harness/results", "harness/scenario", "harness/run", "harness/fuzz", "reports"],
 }

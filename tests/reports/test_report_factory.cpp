@@ -33,19 +33,20 @@ TEST_CASE("make_reporter accepts every documented kind", "[reports][factory]") {
   CHECK(make_reporter("json:" + dir.file("r.json"), {}) != nullptr);
   CHECK(make_reporter("junit:" + dir.file("r.xml"), {}) != nullptr);
   CHECK(make_reporter("md:" + dir.file("r.md"), {}) != nullptr);
+  CHECK(make_reporter("html:" + dir.file("r.html"), {}) != nullptr);
   CHECK(make_reporter("json:-", {}) != nullptr);
   CHECK(make_reporter("json:relative-name.json", {}) != nullptr);  // parent "." exists
 }
 
 TEST_CASE("make_reporter names what is wrong with a spec", "[reports][factory]") {
   CHECK_THAT(invalid_argument_of("xml:out.xml"), Catch::Contains("unknown report kind 'xml'") &&
-                                                     Catch::Contains("console, json:PATH, junit:PATH or md:PATH"));
+                                                     Catch::Contains("console, json:PATH, junit:PATH, md:PATH or html:PATH"));
   CHECK_THAT(invalid_argument_of(""), Catch::Contains("unknown report kind ''"));
   CHECK_THAT(invalid_argument_of("JSON:x.json"), Catch::Contains("unknown report kind 'JSON'"));
   CHECK_THAT(invalid_argument_of("json"), Catch::Contains("json needs a path") && Catch::Contains("json:-"));
   CHECK_THAT(invalid_argument_of("junit:"), Catch::Contains("junit needs a path"));
   CHECK_THAT(invalid_argument_of("console:out.txt"), Catch::Contains("takes no path"));
-  CHECK_THAT(invalid_argument_of("html:x.html"), Catch::Contains("html report is not available yet"));
+  CHECK_THAT(invalid_argument_of("html"), Catch::Contains("html needs a path, e.g. html:report.html"));
   CHECK_THAT(invalid_argument_of("json:/nonexistent-mcpspec-dir/r.json"),
              Catch::Contains("directory '/nonexistent-mcpspec-dir' does not exist"));
   TempDir dir;

@@ -36,6 +36,7 @@ void LegacySseTransport::start() {
   r.target = url_.target;
   r.headers = {{"Accept", "text/event-stream"}};
   if (!options_.origin.empty()) r.headers.emplace_back("Origin", options_.origin);
+  r.headers.insert(r.headers.end(), options_.headers.begin(), options_.headers.end());
   Deadline dl = Deadline::after_ms(options_.connect_timeout_ms);
   stream_->connect(url_.host, url_.port, dl);
   stream_->write_all(format_request(r, url_.host_header()), dl);
@@ -132,6 +133,7 @@ void LegacySseTransport::send_raw(const std::string& bytes, Deadline deadline) {
   r.target = to.target;
   r.headers = {{"Content-Type", "application/json"}};
   if (!options_.origin.empty()) r.headers.emplace_back("Origin", options_.origin);
+  r.headers.insert(r.headers.end(), options_.headers.begin(), options_.headers.end());
   r.body = bytes;
   HttpConnection c;
   c.connect(to.host, to.port, Deadline::after_ms(options_.connect_timeout_ms).earliest(deadline));

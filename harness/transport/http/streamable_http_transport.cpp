@@ -73,6 +73,7 @@ Headers StreamableHttpTransport::common_headers() const {
   if (!session_id_.empty()) h.emplace_back("Mcp-Session-Id", session_id_);
   if (!protocol_header_.empty()) h.emplace_back("MCP-Protocol-Version", protocol_header_);
   if (!options_.origin.empty()) h.emplace_back("Origin", options_.origin);
+  h.insert(h.end(), options_.headers.begin(), options_.headers.end());
   return h;
 }
 

@@ -34,6 +34,7 @@ struct HttpTransportOptions {
   std::size_t max_message_bytes = 16 * 1024 * 1024;
   bool open_get_stream = true;
   std::string origin;                      // sent as Origin when not empty
+  Headers headers;                         // sent with every request (a config file's "headers": Authorization, ...)
   int resume_attempts = 3;                 // GET + Last-Event-ID after a stream ends without its answer
   bool keep_session = false;               // once a session id is set, a later initialize keeps it
 };

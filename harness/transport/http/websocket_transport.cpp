@@ -39,6 +39,7 @@ void WebSocketTransport::start() {
   r.headers = {{"Upgrade", "websocket"},       {"Connection", "Upgrade"}, {"Sec-WebSocket-Key", key},
                {"Sec-WebSocket-Version", "13"}, {"Sec-WebSocket-Protocol", "mcp"}};
   if (!options_.origin.empty()) r.headers.emplace_back("Origin", options_.origin);
+  r.headers.insert(r.headers.end(), options_.headers.begin(), options_.headers.end());
   conn_ = std::make_shared<HttpConnection>();
   Deadline dl = Deadline::after_ms(options_.connect_timeout_ms);
   conn_->connect(url_.host, url_.port, dl);

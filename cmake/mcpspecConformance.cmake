@@ -1,0 +1,58 @@
+# mcpspec_add_conformance_test(NAME SERVER <command...> | URL <url>
+#                              [TRANSPORT stdio|http|sse|ws] [PROTOCOL <version>|all] [BASELINE <file>]
+#                              [STRICT] [SCENARIOS <path>...] [FILTER <glob>...] [TIMEOUT <seconds>]
+#                              [ARGS <more mcpspec run options>...])
+#
+# Adds a ctest test that runs `mcpspec run` against the server: it passes when mcpspec exits 0 (no
+# FAIL, ERROR or XPASS; no WARN with STRICT). SERVER's words are joined into one shell command and
+# may hold generator expressions ($<TARGET_FILE:my_server>). A JUnit report goes to
+# <build dir>/<NAME>.mcpspec.xml and a JSON one to <NAME>.mcpspec.json, for CI dashboards.
+if(NOT COMMAND mcpspec_add_conformance_test)
+function(mcpspec_add_conformance_test NAME)
+  cmake_parse_arguments(A "STRICT" "URL;TRANSPORT;PROTOCOL;BASELINE;TIMEOUT" "SERVER;SCENARIOS;FILTER;ARGS" ${ARGN})
+  if(A_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "mcpspec_add_conformance_test(${NAME}): unknown arguments: ${A_UNPARSED_ARGUMENTS}")
+  endif()
+  if((NOT A_SERVER AND NOT A_URL) OR (A_SERVER AND A_URL))
+    message(FATAL_ERROR "mcpspec_add_conformance_test(${NAME}): give exactly one of SERVER <command> and URL <url>")
+  endif()
+  if(NOT TARGET mcpspec::mcpspec)
+    message(FATAL_ERROR "mcpspec_add_conformance_test(${NAME}): mcpspec::mcpspec is not defined; call find_package(mcpspec) first")
+  endif()
+  set(_cmd $<TARGET_FILE:mcpspec::mcpspec> run)
+  if(A_SERVER)
+    list(JOIN A_SERVER " " _server)
+    list(APPEND _cmd --server "${_server}")
+  else()
+    list(APPEND _cmd --url "${A_URL}")
+  endif()
+  if(A_TRANSPORT)
+    list(APPEND _cmd --transport ${A_TRANSPORT})
+  endif()
+  if(A_PROTOCOL)
+    list(APPEND _cmd --protocol ${A_PROTOCOL})
+  endif()
+  if(A_BASELINE)
+    get_filename_component(_baseline "${A_BASELINE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND _cmd --baseline "${_baseline}")
+  endif()
+  if(A_STRICT)
+    list(APPEND _cmd --strict)
+  endif()
+  foreach(_f IN LISTS A_FILTER)
+    list(APPEND _cmd --filter "${_f}")
+  endforeach()
+  foreach(_s IN LISTS A_SCENARIOS)
+    get_filename_component(_p "${_s}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
+    list(APPEND _cmd "${_p}")
+  endforeach()
+  list(APPEND _cmd ${A_ARGS} --quiet
+       --report "junit:${CMAKE_CURRENT_BINARY_DIR}/${NAME}.mcpspec.xml"
+       --report "json:${CMAKE_CURRENT_BINARY_DIR}/${NAME}.mcpspec.json")
+  add_test(NAME ${NAME} COMMAND ${_cmd})
+  if(NOT A_TIMEOUT)
+    set(A_TIMEOUT 600)
+  endif()
+  set_tests_properties(${NAME} PROPERTIES TIMEOUT ${A_TIMEOUT} LABELS mcpspec)
+endfunction()
+endif()
