@@ -142,6 +142,8 @@ std::vector<JsonSchemaIssue> readable_issues(const valijson::ValidationResults& 
       kept.emplace_back(r.tokens, "is not one of the allowed values (found " + shown(at) + ")");
     } else if (m == "Failed to validate against any schemas allowed by anyOf constraint.") {
       kept.emplace_back(r.tokens, "matches none of the allowed forms");
+    } else if (m == "Target should not validate against schema specified in 'not' constraint.") {
+      kept.emplace_back(r.tokens, "is not allowed here (found " + shown(at) + ")");
     } else if (starts_with(m, "Missing required property")) {
       kept.emplace_back(r.tokens, "missing required member '" + wrapped_token(m) + "'");
     } else {

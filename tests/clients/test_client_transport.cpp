@@ -53,7 +53,7 @@ TEST_CASE("client command placeholders expand to quoted shell words or one JSON 
   CHECK_THROWS_AS(expand_client_command("client-without-placeholder", {"a"}), TransportError);
 }
 
-TEST_CASE("a client's line reaches the harness through the bridge; stdin EOF is an orderly disconnect",
+TEST_CASE("a client's line reaches the harness through the bridge, stdin EOF is an orderly disconnect",
           "[client][transport]") {
   if (::access(mcpspec_binary().c_str(), X_OK) != 0) {
     WARN("mcpspec binary not built; skipping the bridge round trip");

@@ -30,7 +30,7 @@ TEST_CASE("a pattern is compiled once and shared until the cache is emptied", "[
   CHECK(compiled_regex_count() == 1);
 }
 
-TEST_CASE("a refused pattern is kept; a too-long one is checked again each time", "[regex]") {
+TEST_CASE("a refused pattern is kept, a too-long one is checked again each time", "[regex]") {
   forget_compiled_regexes();
   CHECK_THROWS_AS(compiled_regex("(unclosed"), std::regex_error);
   CHECK(compiled_regex_count() == 1);

@@ -92,7 +92,7 @@ TEST_CASE("fuzz tracker: unknown methods owe -32601", "[fuzz_live]") {
   CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":6,"error":{"code":-32601,"message":"no"}})", Clock::now()).anomalies.empty());
 }
 
-TEST_CASE("fuzz tracker: schema of the answer by the method it answers; non-JSON output", "[fuzz_live]") {
+TEST_CASE("fuzz tracker: schema of the answer by the method it answers, non-JSON output", "[fuzz_live]") {
   Tracker t(reg(), kV);
   t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", 4}, {"method", "ping"}, {"params", {{"_meta", json::object()}}}}), 0,
             Clock::now());
@@ -118,7 +118,7 @@ TEST_CASE("fuzz tracker: an echoed id MCP does not allow is a schema finding, ne
   CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":"p1","result":{}})", Clock::now()).anomalies.empty());
 }
 
-TEST_CASE("fuzz tracker: cancelled requests may go unanswered; a server ping is answered", "[fuzz_live]") {
+TEST_CASE("fuzz tracker: cancelled requests may go unanswered, a server ping is answered", "[fuzz_live]") {
   Tracker t(reg(), kV);
   t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", 9}, {"method", "tools/call"}, {"params", {{"name", "slow"}}}}), 0,
             Clock::now());
@@ -309,7 +309,7 @@ TEST_CASE("fuzz tracker: a message followed by a NUL byte is only maybe readable
   CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":7,"result":{}})", Clock::now()).anomalies.empty());
 }
 
-TEST_CASE("fuzz tracker: a second answer to a reused id is not a finding; to a fresh one it is", "[fuzz_live]") {
+TEST_CASE("fuzz tracker: a second answer to a reused id is not a finding, to a fresh one it is", "[fuzz_live]") {
   Tracker t(reg(), kV);
   t.on_sent(msg({{"jsonrpc", "2.0"}, {"id", ""}, {"method", "ping"}}), 0, Clock::now());
   CHECK(t.on_frame(R"({"jsonrpc":"2.0","id":"","result":{}})", Clock::now()).anomalies.empty());

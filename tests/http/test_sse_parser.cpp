@@ -38,7 +38,7 @@ TEST_CASE("sse: CRLF, CR and LF line endings, split at every byte", "[http][sse]
   }
 }
 
-TEST_CASE("sse: priming event has an id and no data; comments and unknown fields are ignored", "[http][sse]") {
+TEST_CASE("sse: priming event has an id and no data, comments and unknown fields are ignored", "[http][sse]") {
   auto ev = parse_all(": keep-alive\nid: p-1\ndata: \n\nfoo: bar\nretry: 1500\n\n");
   REQUIRE(ev.size() == 2);
   CHECK(ev[0].id == std::optional<std::string>("p-1"));

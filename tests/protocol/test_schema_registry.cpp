@@ -89,7 +89,7 @@ TEST_CASE("a well-formed envelope is valid in every version, a broken one is not
   }
 }
 
-TEST_CASE("ids: never null on requests; null accepted on error responses in every version", "[schema]") {
+TEST_CASE("ids: never null on requests, null accepted on error responses, in every version", "[schema]") {
   for (const auto& v : kVersions) {
     INFO(v);
     auto request = check(R"({"jsonrpc":"2.0","id":null,"method":"ping"})", v);

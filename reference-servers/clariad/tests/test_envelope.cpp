@@ -48,7 +48,7 @@ TEST_CASE("batches and scalars are invalid requests", "[envelope]") {
   CHECK(rejected("\"text\"").error.code() == ErrorCode::InvalidRequest);
 }
 
-TEST_CASE("jsonrpc member must be exactly \"2.0\"; the id is echoed when readable", "[envelope]") {
+TEST_CASE("jsonrpc member must be exactly \"2.0\", the id is echoed when readable", "[envelope]") {
   Rejection r = rejected(R"({"id": "a", "method": "list_tools"})");
   CHECK(r.error.code() == ErrorCode::InvalidRequest);
   CHECK(r.id == "a");
@@ -86,7 +86,7 @@ TEST_CASE("ids must be strings or integers", "[envelope]") {
   CHECK(accepted(R"({"jsonrpc":"2.0","id":7,"method":"list_tools"})").id == 7);
 }
 
-TEST_CASE("method must be present and a string; params structured", "[envelope]") {
+TEST_CASE("method must be present and a string, params structured", "[envelope]") {
   CHECK(rejected(R"({"jsonrpc":"2.0","id":1})").error.pointer() == "/method");
   CHECK(rejected(R"({"jsonrpc":"2.0","id":1,"method":5})").error.code() == ErrorCode::InvalidRequest);
   const Rejection r = rejected(R"({"jsonrpc":"2.0","id":1,"method":"invoke_tool","params":"x"})");

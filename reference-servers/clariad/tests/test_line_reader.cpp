@@ -35,7 +35,7 @@ struct PipeFeed {
 
 }  // namespace
 
-TEST_CASE("lines are split on newline; CR and a missing final newline are handled", "[reader]") {
+TEST_CASE("lines are split on newline, CR and a missing final newline are handled", "[reader]") {
   PipeFeed feed("one\r\ntwo\n\nthree");
   LineReader reader(feed.fds[0], 100);
   auto a = reader.next();
@@ -50,7 +50,7 @@ TEST_CASE("lines are split on newline; CR and a missing final newline are handle
   CHECK_FALSE(reader.failed());
 }
 
-TEST_CASE("an overlong line is dropped and reported; the next line is intact", "[reader]") {
+TEST_CASE("an overlong line is dropped and reported, the next line is intact", "[reader]") {
   const std::string huge(300000, 'x');
   PipeFeed feed(huge + "\nafter\n" + std::string(100, 'y') + "\n");
   LineReader reader(feed.fds[0], 100);

@@ -100,7 +100,7 @@ TEST_CASE("HTTP: foreign Origin and Host are refused, bad JSON is 400, unknown p
   CHECK(client.Post("/mcp", {{"MCP-Protocol-Version", "1999-01-01"}}, kInit, "application/json")->status == 400);
 }
 
-TEST_CASE("WebSocket: requests and answers, one per text frame; the subprotocol mcp is accepted") {
+TEST_CASE("WebSocket: requests and answers, one per text frame, the subprotocol mcp is accepted") {
   auto d = echo_dispatcher();
   Running<mcpref::WebSocketServer> server(d);
   mcpref::WebSocketClientChannel channel({"ws://127.0.0.1:" + std::to_string(server.port()) + "/mcp"});
@@ -115,7 +115,7 @@ TEST_CASE("WebSocket: requests and answers, one per text frame; the subprotocol 
   CHECK_THROWS_AS(channel.request("ping", nullptr, std::chrono::seconds(1)), mcpref::ChannelClosed);
 }
 
-TEST_CASE("WebSocket client: a stopped server fails waiting requests; bad URLs and refused ports are ChannelClosed") {
+TEST_CASE("WebSocket client: a stopped server fails waiting requests, bad URLs and refused ports are ChannelClosed") {
   auto d = echo_dispatcher();
   std::string url;
   {

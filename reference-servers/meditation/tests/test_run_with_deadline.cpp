@@ -15,7 +15,7 @@ TEST_CASE("a program's output and exit status are collected", "[run]") {
   CHECK(r.output == "out\nerr\n");
 }
 
-TEST_CASE("extra environment variables reach the program; stdin is empty", "[run]") {
+TEST_CASE("extra environment variables reach the program, stdin is empty", "[run]") {
   auto r = run_with_deadline({"sh", "-c", "printf %s \"$GREETING\"; cat"}, "/tmp", {{"GREETING", "hello"}}, milliseconds(5000));
   CHECK(r.exit_code == 0);
   CHECK(r.output == "hello");

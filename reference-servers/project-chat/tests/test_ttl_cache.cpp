@@ -17,7 +17,7 @@ TEST_CASE("cache entries live for the TTL, then are dropped", "[cache]") {
   CHECK(cache.size() == 0);
 }
 
-TEST_CASE("clear empties the cache; a TTL of 0 caches nothing", "[cache]") {
+TEST_CASE("clear empties the cache, a TTL of 0 caches nothing", "[cache]") {
   TtlCache<int> cache(milliseconds(10000));
   cache.put("a", 1);
   cache.put("b", 2);

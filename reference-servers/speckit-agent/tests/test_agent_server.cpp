@@ -94,7 +94,7 @@ TEST_CASE("$/cancelRequest answers -32002, and ping is served while a call runs"
   fs::remove_all(dir);
 }
 
-TEST_CASE("notifications/cancelled stops a call without an answer; shutdown then exit ends with 0", "[server]") {
+TEST_CASE("notifications/cancelled stops a call without an answer, shutdown then exit ends with 0", "[server]") {
   fs::path dir = specified_dir();
   Running agent(std::chrono::milliseconds(300));
   agent.send(plan_call(7, dir));

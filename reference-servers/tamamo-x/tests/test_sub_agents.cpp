@@ -33,7 +33,7 @@ Json rpc_error_data(const std::function<void()>& f) {
 
 }  // namespace
 
-TEST_CASE("the task's words pick the best-scoring tools; none fitting picks nothing") {
+TEST_CASE("the task's words pick the best-scoring tools, none fitting picks nothing") {
   tamamo::Group g = sample_group();
   auto names = [&](const std::string& task) {
     std::vector<std::string> out;
@@ -46,7 +46,7 @@ TEST_CASE("the task's words pick the best-scoring tools; none fitting picks noth
   CHECK(names("qqq zzz").empty());
 }
 
-TEST_CASE("data.tool picks one tool explicitly; a tool outside the group is -32602 naming it") {
+TEST_CASE("data.tool picks one tool explicitly, a tool outside the group is -32602 naming it") {
   tamamo::Group g = sample_group();
   auto chosen = tamamo::SubAgents::select(g, "anything", {{"tool", "web/fetch_url"}});
   REQUIRE(chosen.tools.size() == 1);
