@@ -8,6 +8,10 @@ Inputs:
     never copied into the catalog);
   - tools/catalog/version_overrides.txt: decisions for rows whose Ver column is free text.
 
+Protocol 2026-07-28 has a checklist of its own (CHECKLIST-2026-07-28.md); modern_catalog.py
+builds its catalog, reusing this file's parsing and the 2025-11-25 summaries of rows that carry
+over unchanged.
+
 The committed JSON files are the source of truth; this script only keeps them consistent.
 Run with --check to verify the committed files match what the inputs produce.
 Python 3 standard library only.
@@ -440,6 +444,9 @@ def main() -> int:
     ap.add_argument("--summaries", type=Path, default=here / "summaries.txt")
     ap.add_argument("--overrides", type=Path, default=here / "version_overrides.txt")
     ap.add_argument("--out", type=Path, default=repo / "scenarios/requirements")
+    ap.add_argument("--checklist-2026", type=Path, default=repo.parent / "shared/mcp-spec/CHECKLIST-2026-07-28.md")
+    ap.add_argument("--summaries-2026", type=Path, default=here / "summaries-2026-07-28.txt")
+    ap.add_argument("--ambiguities-2026", type=Path, default=here / "ambiguities-2026-07-28.txt")
     ap.add_argument("--check", action="store_true",
                     help="do not write; exit 1 if the committed files differ from the generated ones")
     args = ap.parse_args()
@@ -456,11 +463,26 @@ def main() -> int:
     if problems:
         print("build_catalog: catalog disagrees with COUNTS.md:\n  " + "\n  ".join(problems), file=sys.stderr)
         return 2
+    import modern_catalog  # noqa: E402 (it imports this module)
+    try:
+        modern = modern_catalog.build(args.checklist_2026, catalogs["2025-11-25"], args.summaries_2026,
+                                      args.ambiguities_2026, pages)
+    except (modern_catalog.CatalogError, OSError) as e:
+        print(f"build_catalog: {modern_catalog.VERSION}: {e}", file=sys.stderr)
+        return 2
+    problems = modern_catalog.check_counts(modern, args.checklist_2026)
+    if problems:
+        print(f"build_catalog: {modern_catalog.VERSION} catalog disagrees with its checklist's §27:\n  "
+              + "\n  ".join(problems), file=sys.stderr)
+        return 2
+    rendered = {v: render(cat) for v, cat in catalogs.items()}
+    rendered[modern_catalog.VERSION] = modern_catalog.render(modern)
+    catalogs[modern_catalog.VERSION] = modern
 
     stale = []
     for v, cat in catalogs.items():
         path = args.out / f"{v}.json"
-        text = render(cat)
+        text = rendered[v]
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 stale.append(str(path))
