@@ -116,13 +116,19 @@ def clean_markup(s: str) -> str:
     return re.sub(r"\s+", " ", s.replace("`", "").replace("**", "").replace("*", "")).strip()
 
 
-def parse_checklist(path: Path) -> list[Row]:
+def parse_checklist(path: Path, areas: dict | None = None, last_section: int | None = None) -> list[Row]:
+    """The requirement rows of a checklist, each in the area of its section heading. `areas` maps
+    section numbers to areas (default: CHECKLIST.md's); rows after section `last_section` are
+    not requirements (the 2026-07-28 checklist lists removed ids and counts there)."""
+    areas = AREAS if areas is None else areas
     rows: list[Row] = []
     area = None
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         h = HEADING_RE.match(line)
         if h:
-            area = AREAS.get(h.group(1), (None, None))[0]
+            if last_section is not None and int(re.match(r"[0-9]+", h.group(1)).group(0)) > last_section:
+                break
+            area = areas.get(h.group(1), (None, None))[0]
             continue
         if not ROW_RE.match(line):
             continue

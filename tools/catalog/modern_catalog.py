@@ -90,40 +90,11 @@ PAGE_ALIASES = {
 NOT_PAGES = ("schema.ts", "schema.json", "server pages")
 
 ID = r"[A-Z]+(?:-[A-Z]+)?-[0-9]+"
-ROW_RE = re.compile(rf"^\| ({ID}) \|")
-HEADING_RE = re.compile(r"^#{2,3} ([0-9]+[a-z]?)\. ")
 AMBIGUITY_RE = re.compile(r"^\* \*\*(A[0-9]+) ")
 
 
-def section_number(heading: str) -> int:
-    return int(re.match(r"[0-9]+", heading).group(0))
-
-
 def parse_rows(path: Path) -> list[Row]:
-    rows: list[Row] = []
-    area = None
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        h = HEADING_RE.match(line)
-        if h:
-            if section_number(h.group(1)) > LAST_SECTION:
-                break
-            area = AREAS.get(h.group(1), (None, None))[0]
-            continue
-        if not ROW_RE.match(line):
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
-        if len(cells) != 6:
-            raise CatalogError(f"{path}:{n}: expected 6 table cells, found {len(cells)}")
-        if area is None:
-            raise CatalogError(f"{path}:{n}: row {cells[0]} is under a heading with no area mapping")
-        rows.append(Row(id=cells[0], keyword=cells[1], text=cells[2], source=cells[3],
-                        test=cells[4], ver=cells[5], area=area, line=n))
-    seen: set[str] = set()
-    for r in rows:
-        if r.id in seen:
-            raise CatalogError(f"{path}:{r.line}: duplicate id {r.id}")
-        seen.add(r.id)
-    return rows
+    return legacy.parse_checklist(path, AREAS, LAST_SECTION)
 
 
 def expand_ids(cell: str) -> list[str]:
