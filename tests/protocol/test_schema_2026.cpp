@@ -146,7 +146,7 @@ TEST_CASE("2026-07-28: every request carries its version and client capabilities
   CHECK_FALSE(reg().validate_definition(json::parse(request("tools/list")), kModern, "ServerRequest").valid);
 }
 
-TEST_CASE("2026-07-28: every result says its resultType; final results say complete", "[schema][2026]") {
+TEST_CASE("2026-07-28: every result says its resultType, final results say complete", "[schema][2026]") {
   const std::string tools = R"("tools":[],"ttlMs":0,"cacheScope":"public")";
   CHECK(check(response(R"({"resultType":"complete",)" + tools + "}"), Sender::Server, "tools/list").valid);
   auto missing = check(response("{" + tools + "}"), Sender::Server, "tools/list");
@@ -332,4 +332,24 @@ TEST_CASE("2026-07-28: capabilities travel per request and in server/discover", 
                   .valid);
   CHECK_FALSE(reg().has_definition(kModern, "InitializeResult"));
   CHECK(reg().has_definition(kModern, "DiscoverResult"));
+}
+
+TEST_CASE("2026-07-28: hostile input neither crashes nor hangs the validator", "[schema][2026]") {
+  // Long opaque strings (requestState is the server's to fill) and deep free-form values.
+  const std::string big(2'000'000, 'x');
+  json retry = json::parse(request("tools/call", R"("name":"t")"));
+  retry["params"]["requestState"] = big;
+  retry["params"]["arguments"] = {{"d", json::parse(std::string(5000, '[') + std::string(5000, ']'))}};
+  CHECK(reg().validate(retry, kModern, Sender::Client).valid);
+  json answer = json::parse(response(R"({"resultType":"complete","content":[]})"));
+  answer["result"]["structuredContent"] = json::parse(std::string(5000, '[') + std::string(5000, ']'));
+  CHECK(reg().validate(answer, kModern, Sender::Server, "tools/call").valid);
+  // Many broken input requests at once: one issue each, bounded by the message.
+  json asks = json::object();
+  for (int i = 0; i < 500; ++i) asks["k" + std::to_string(i)] = {{"method", "elicitation/create"}};
+  json many = json::parse(response(R"({"resultType":"input_required"})"));
+  many["result"]["inputRequests"] = asks;
+  auto o = reg().validate(many, kModern, Sender::Server, "tools/call");
+  CHECK_FALSE(o.valid);
+  CHECK(o.issues.size() >= 500);
 }
