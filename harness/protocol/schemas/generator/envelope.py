@@ -47,7 +47,7 @@ def cache_hints(v):
     if not v.modern:
         return {}
     return {
-        "ttlMs": integer("Milliseconds the result stays fresh; 0: do not reuse.", minimum=0),
+        "ttlMs": integer("Milliseconds the result stays fresh after receipt; 0: stale at once.", minimum=0),
         "cacheScope": enum(["public", "private"], "Who may share a cached copy."),
     }
 
