@@ -259,14 +259,18 @@ def testability_of(test: str) -> tuple[str, bool]:
     return "none", heuristic
 
 
+def data_lines(path: Path):
+    """(where, line) for each line of an input file that is neither blank nor a # comment."""
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            yield f"{path}:{n}", line
+
+
 def parse_summaries(path: Path, rows: dict[str, Row]) -> dict[str, dict[str, str]]:
     """id -> {version: summary} for every version the row exists in."""
     base: dict[str, str] = {}
     per_version: dict[str, dict[str, str]] = {}
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        where = f"{path}:{n}"
+    for where, line in data_lines(path):
         m = re.match(r"^(\S+)\s+(\S.*)$", line)
         if not m:
             raise CatalogError(f"{where}: expected '<ID>[@versions]  <summary>'")

@@ -176,10 +176,7 @@ def parse_ambiguities(path: Path, ids: set[str]) -> dict[str, set[str]]:
 def read_notes(path: Path, ambiguities: dict[str, set[str]], ids: set[str]) -> dict[str, dict]:
     """ambiguities-2026-07-28.txt: 'A<n> [+ID,ID...]  note' for every ambiguity of §28."""
     notes: dict[str, dict] = {}
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        where = f"{path}:{n}"
+    for where, line in legacy.data_lines(path):
         m = re.match(r"^(A[0-9]+)(?:\s+\+(\S+))?\s+(\S.*)$", line)
         if not m:
             raise CatalogError(f"{where}: expected 'A<n> [+ID,...]  <note>'")
@@ -228,10 +225,7 @@ def normalize_section(source: str, pages: Path | None) -> str:
 
 def read_summaries(path: Path, rows: dict[str, Row]) -> dict[str, str]:
     out: dict[str, str] = {}
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        where = f"{path}:{n}"
+    for where, line in legacy.data_lines(path):
         m = re.match(r"^(\S+)\s+(\S.*)$", line)
         if not m:
             raise CatalogError(f"{where}: expected '<ID>  <summary>'")
