@@ -17,6 +17,17 @@ bool is_known_version(std::string_view v) {
   return false;
 }
 
+const std::vector<std::string>& described_only_versions() {
+  static const std::vector<std::string> v = {"2026-07-28"};
+  return v;
+}
+
+bool is_described_only_version(std::string_view v) {
+  for (const auto& k : described_only_versions())
+    if (k == v) return true;
+  return false;
+}
+
 namespace {
 
 bool is_date(const std::string& s) {

@@ -9,10 +9,17 @@
 
 namespace mcpspec::protocol {
 
-// Oldest first. The latest is the default the harness proposes.
+// The versions the harness runs (proposes, negotiates, runs scenarios at), oldest first. The
+// latest is the default the harness proposes.
 const std::vector<std::string>& known_versions();
 const std::string& latest_version();
 bool is_known_version(std::string_view v);
+
+// Versions whose message schemas and requirement catalog mcpspec carries but cannot run yet:
+// 2026-07-28 is stateless (no initialize), and the harness's sessions still begin with the
+// handshake. Their messages can be validated; `--protocol` names them with a clear refusal.
+const std::vector<std::string>& described_only_versions();
+bool is_described_only_version(std::string_view v);
 
 // A range: "all", "2025-06-18", ">=2025-03-26", "<=2025-03-26", ">2024-11-05", "<2025-11-25",
 // "2024-11-05..2025-06-18", or a JSON array of those (any of). Versions compare as dates, so a

@@ -1,6 +1,8 @@
 // Checks the requirement catalogs (scenarios/requirements/<version>.json) against the
 // checklist they are derived from, so a hand edit or a generator bug that drops a row,
 // puts a row in the wrong protocol version or mislabels its level is caught here.
+#include "tests/catalog/checklist_support.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -16,6 +18,7 @@
 namespace {
 
 using nlohmann::json;
+using namespace mcpspec::test::checklist;
 
 const std::array<std::string, 4> kVersions = {"2024-11-05", "2025-03-26", "2025-06-18",
                                                "2025-11-25"};
@@ -32,14 +35,6 @@ const std::set<std::string> kFields = {"id",      "area",    "keyword",  "level"
 const std::set<std::string> kHarnessIds = {"MCPSPEC-SCHEMA", "MCPSPEC-ALIVE",
                                            "MCPSPEC-RESPONSE"};
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) FAIL("cannot open " << path);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 json load_catalog(const std::string& version) {
   const std::string path =
       std::string(MCPSPEC_SOURCE_DIR "/scenarios/requirements/") + version + ".json";
@@ -55,22 +50,6 @@ json load_catalog(const std::string& version) {
 struct ChecklistRow {
   std::string keyword, test, ver;
 };
-
-std::vector<std::string> split_cells(const std::string& line) {
-  // "| a | b | c |" -> {"a", "b", "c"}; cells never contain " | " in the checklist.
-  std::vector<std::string> cells;
-  std::string body = line.substr(1, line.size() - 2);
-  size_t start = 0;
-  while (true) {
-    size_t bar = body.find('|', start);
-    std::string cell = body.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
-    size_t a = cell.find_first_not_of(' '), b = cell.find_last_not_of(' ');
-    cells.push_back(a == std::string::npos ? "" : cell.substr(a, b - a + 1));
-    if (bar == std::string::npos) break;
-    start = bar + 1;
-  }
-  return cells;
-}
 
 std::map<std::string, ChecklistRow> load_checklist() {
   const std::string path = MCPSPEC_SHARED_DIR "/mcp-spec/CHECKLIST.md";
@@ -91,53 +70,6 @@ std::map<std::string, ChecklistRow> load_checklist() {
 std::string strip_bold(std::string s) {
   for (size_t p; (p = s.find("**")) != std::string::npos;) s.erase(p, 2);
   return s;
-}
-
-bool starts_with(const std::string& s, const std::string& prefix) {
-  return s.rfind(prefix, 0) == 0;
-}
-
-bool contains(const std::string& s, const std::string& part) {
-  return s.find(part) != std::string::npos;
-}
-
-// The mapping docs/requirements.md documents: the strongest keyword of the row decides.
-std::string level_for_keyword(const std::string& kw) {
-  static const std::regex must(R"(\bMUST\b)"), should(R"(\bSHOULD\b)"), may(R"(\bMAY\b)");
-  if (std::regex_search(kw, must)) return "MUST";
-  if (std::regex_search(kw, should)) return "SHOULD";
-  if (contains(kw, "(lc)")) return "SHOULD";
-  if (std::regex_search(kw, may)) return "MAY";
-  return "INFO";
-}
-
-// Mode letters of a Test cell outside explanatory parentheses, e.g. "S (tools) / C~" -> S, C~.
-// A parenthesis that itself starts with a mode letter ("N (S~ if ...)") counts.
-std::vector<std::string> mode_tokens(const std::string& test) {
-  std::string outside;
-  int depth = 0;
-  for (size_t i = 0; i < test.size(); ++i) {
-    char c = test[i];
-    if (c == '(') {
-      if (depth == 0 && i + 1 < test.size() && std::string("SCBN").find(test[i + 1]) != std::string::npos &&
-          (i + 2 >= test.size() || test[i + 2] == ' ' || test[i + 2] == '~')) {
-        outside += ' ';
-        outside += test[i + 1];
-        if (i + 2 < test.size() && test[i + 2] == '~') outside += '~';
-        outside += ' ';
-      }
-      ++depth;
-    } else if (c == ')') {
-      --depth;
-    } else if (depth == 0) {
-      outside += c;
-    }
-  }
-  static const std::regex tok(R"((^|[^A-Za-z])([SCBN]~?)(?![A-Za-z]))");
-  std::vector<std::string> out;
-  for (std::sregex_iterator it(outside.begin(), outside.end(), tok), end; it != end; ++it)
-    out.push_back((*it)[2]);
-  return out;
 }
 
 std::map<std::string, std::map<std::string, json>> load_all_by_id() {

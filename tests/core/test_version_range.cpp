@@ -6,6 +6,7 @@
 
 #include <string>
 
+using mcpspec::protocol::is_described_only_version;
 using mcpspec::protocol::is_known_version;
 using mcpspec::protocol::known_versions;
 using mcpspec::protocol::latest_version;
@@ -36,6 +37,15 @@ TEST_CASE("versions: the known list is ordered and ends with the latest", "[core
   CHECK(is_known_version("2025-06-18"));
   CHECK_FALSE(is_known_version("2025-06-19"));
   CHECK_FALSE(is_known_version(""));
+}
+
+TEST_CASE("versions: 2026-07-28 is described (schemas, catalog) but not run yet", "[core][versions]") {
+  // The harness proposes and runs only initialize-based versions; 2026-07-28 is stateless.
+  CHECK(is_described_only_version("2026-07-28"));
+  CHECK_FALSE(is_known_version("2026-07-28"));
+  CHECK(latest_version() == "2025-11-25");
+  for (const auto& v : known_versions()) CHECK_FALSE(is_described_only_version(v));
+  CHECK_FALSE(is_described_only_version("2099-01-01"));
 }
 
 TEST_CASE("version range: all, exact and comparison forms", "[core][versions]") {

@@ -99,7 +99,7 @@ TEST_CASE("our schemas agree with the official schemas on examples, scenarios an
   const auto scenarios = scenario_items(ours);
 
   for (const auto& version : ours.versions()) {
-    auto official = SchemaRegistry::from_file(shared_dir() + "/mcp-spec/schema/" + version + "/schema.json", version);
+    auto official = official_registry(version);
     Tally& tally = tallies[version];
 
     auto compare = [&](const CorpusItem& item) {

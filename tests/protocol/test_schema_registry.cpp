@@ -1,6 +1,7 @@
 // The built-in schema registry: envelopes per version, definition selection, issue quality,
 // method tables, thread safety and speed.
 #include "harness/protocol/schema_registry.hpp"
+#include "tests/protocol/outcome_text.hpp"
 #include "tests/protocol/schema_corpus.hpp"
 
 #include <catch2/catch.hpp>
@@ -18,7 +19,11 @@ using mcpspec::protocol::Sender;
 using mcpspec::protocol::SchemaRegistry;
 using mcpspec::protocol::ValidationOutcome;
 using nlohmann::json;
+using mcpspec::test::dump;
+using mcpspec::test::has_issue;
 
+// The initialize-based ("legacy") versions, whose shared rules most tests here check.
+// 2026-07-28 (stateless) has its own tests: test_schema_2026.cpp.
 const std::vector<std::string> kVersions = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
 
 const SchemaRegistry& reg() { return SchemaRegistry::builtin(); }
@@ -28,34 +33,26 @@ ValidationOutcome check(const char* text, const std::string& version, Sender sen
   return reg().validate(json::parse(text), version, sender, answered);
 }
 
-bool has_issue(const ValidationOutcome& o, const std::string& pointer, const std::string& fragment) {
-  for (const auto& i : o.issues) {
-    if (i.pointer == pointer && i.message.find(fragment) != std::string::npos) return true;
-  }
-  return false;
-}
-
-std::string dump(const ValidationOutcome& o) {
-  std::string out = std::string(o.valid ? "valid" : "invalid") + " [" + o.definition + "]";
-  for (const auto& i : o.issues) out += "\n  " + i.pointer + ": " + i.message;
-  return out;
-}
-
 }  // namespace
 
-TEST_CASE("the built-in registry holds the four protocol versions", "[schema]") {
-  CHECK(reg().versions() == kVersions);
-  for (const auto& v : kVersions) CHECK(reg().has_version(v));
+TEST_CASE("the built-in registry holds the five protocol versions", "[schema]") {
+  auto all = kVersions;
+  all.push_back("2026-07-28");
+  CHECK(reg().versions() == all);
+  for (const auto& v : all) CHECK(reg().has_version(v));
   CHECK_FALSE(reg().has_version("2023-01-01"));
   CHECK(&SchemaRegistry::builtin() == &reg());
-  for (const auto& v : kVersions) {
-    // Everything a matcher may name by its spec name exists in every version.
+  for (const auto& v : all) {
+    // Everything a matcher may name by its spec name exists in every version; the handshake's
+    // result only where there is a handshake, server/discover's from 2026-07-28.
     for (const char* name : {"Tool", "Resource", "ResourceTemplate", "Prompt", "Implementation", "CallToolResult",
-                             "InitializeResult", "ContentBlock", "TextContent", "ClientCapabilities",
-                             "ServerCapabilities", "ClientRequest", "ServerNotification"}) {
+                             "ContentBlock", "TextContent", "ClientCapabilities", "ServerCapabilities",
+                             "ClientRequest", "ServerNotification"}) {
       INFO(v << " " << name);
       CHECK(reg().has_definition(v, name));
     }
+    CHECK(reg().has_definition(v, "InitializeResult") == (v != "2026-07-28"));
+    CHECK(reg().has_definition(v, "DiscoverResult") == (v == "2026-07-28"));
   }
 }
 

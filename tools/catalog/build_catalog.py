@@ -8,6 +8,10 @@ Inputs:
     never copied into the catalog);
   - tools/catalog/version_overrides.txt: decisions for rows whose Ver column is free text.
 
+Protocol 2026-07-28 has a checklist of its own (CHECKLIST-2026-07-28.md); modern_catalog.py
+builds its catalog, reusing this file's parsing and the 2025-11-25 summaries of rows that carry
+over unchanged.
+
 The committed JSON files are the source of truth; this script only keeps them consistent.
 Run with --check to verify the committed files match what the inputs produce.
 Python 3 standard library only.
@@ -112,13 +116,19 @@ def clean_markup(s: str) -> str:
     return re.sub(r"\s+", " ", s.replace("`", "").replace("**", "").replace("*", "")).strip()
 
 
-def parse_checklist(path: Path) -> list[Row]:
+def parse_checklist(path: Path, areas: dict | None = None, last_section: int | None = None) -> list[Row]:
+    """The requirement rows of a checklist, each in the area of its section heading. `areas` maps
+    section numbers to areas (default: CHECKLIST.md's); rows after section `last_section` are
+    not requirements (the 2026-07-28 checklist lists removed ids and counts there)."""
+    areas = AREAS if areas is None else areas
     rows: list[Row] = []
     area = None
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         h = HEADING_RE.match(line)
         if h:
-            area = AREAS.get(h.group(1), (None, None))[0]
+            if last_section is not None and int(re.match(r"[0-9]+", h.group(1)).group(0)) > last_section:
+                break
+            area = areas.get(h.group(1), (None, None))[0]
             continue
         if not ROW_RE.match(line):
             continue
@@ -249,14 +259,18 @@ def testability_of(test: str) -> tuple[str, bool]:
     return "none", heuristic
 
 
+def data_lines(path: Path):
+    """(where, line) for each line of an input file that is neither blank nor a # comment."""
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if line.strip() and not line.lstrip().startswith("#"):
+            yield f"{path}:{n}", line
+
+
 def parse_summaries(path: Path, rows: dict[str, Row]) -> dict[str, dict[str, str]]:
     """id -> {version: summary} for every version the row exists in."""
     base: dict[str, str] = {}
     per_version: dict[str, dict[str, str]] = {}
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        where = f"{path}:{n}"
+    for where, line in data_lines(path):
         m = re.match(r"^(\S+)\s+(\S.*)$", line)
         if not m:
             raise CatalogError(f"{where}: expected '<ID>[@versions]  <summary>'")
@@ -440,6 +454,9 @@ def main() -> int:
     ap.add_argument("--summaries", type=Path, default=here / "summaries.txt")
     ap.add_argument("--overrides", type=Path, default=here / "version_overrides.txt")
     ap.add_argument("--out", type=Path, default=repo / "scenarios/requirements")
+    ap.add_argument("--checklist-2026", type=Path, default=repo.parent / "shared/mcp-spec/CHECKLIST-2026-07-28.md")
+    ap.add_argument("--summaries-2026", type=Path, default=here / "summaries-2026-07-28.txt")
+    ap.add_argument("--ambiguities-2026", type=Path, default=here / "ambiguities-2026-07-28.txt")
     ap.add_argument("--check", action="store_true",
                     help="do not write; exit 1 if the committed files differ from the generated ones")
     args = ap.parse_args()
@@ -456,11 +473,26 @@ def main() -> int:
     if problems:
         print("build_catalog: catalog disagrees with COUNTS.md:\n  " + "\n  ".join(problems), file=sys.stderr)
         return 2
+    import modern_catalog  # noqa: E402 (it imports this module)
+    try:
+        modern = modern_catalog.build(args.checklist_2026, catalogs["2025-11-25"], args.summaries_2026,
+                                      args.ambiguities_2026, pages)
+    except (modern_catalog.CatalogError, OSError) as e:
+        print(f"build_catalog: {modern_catalog.VERSION}: {e}", file=sys.stderr)
+        return 2
+    problems = modern_catalog.check_counts(modern, args.checklist_2026)
+    if problems:
+        print(f"build_catalog: {modern_catalog.VERSION} catalog disagrees with its checklist's §27:\n  "
+              + "\n  ".join(problems), file=sys.stderr)
+        return 2
+    rendered = {v: render(cat) for v, cat in catalogs.items()}
+    rendered[modern_catalog.VERSION] = modern_catalog.render(modern)
+    catalogs[modern_catalog.VERSION] = modern
 
     stale = []
     for v, cat in catalogs.items():
         path = args.out / f"{v}.json"
-        text = render(cat)
+        text = rendered[v]
         if args.check:
             if not path.exists() or path.read_text(encoding="utf-8") != text:
                 stale.append(str(path))

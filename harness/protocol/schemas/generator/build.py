@@ -20,7 +20,9 @@ import content  # noqa: E402
 import envelope  # noqa: E402
 import lifecycle  # noqa: E402
 import methods  # noqa: E402
+import mrtr  # noqa: E402
 import server_features  # noqa: E402
+import subscriptions  # noqa: E402
 import tasks  # noqa: E402
 import utilities  # noqa: E402
 from core import VERSIONS, Definitions, Version  # noqa: E402
@@ -50,10 +52,13 @@ def build(version_name):
     server_features.define(v, defs)
     client_features.define(v, defs)
     tasks.define(v, defs)
+    mrtr.define(v, defs)
+    subscriptions.define(v, defs)
     table = methods.define(v, defs)
     defs.check_references()
     for m in table:
-        for name in (m.message_def, m.params, m.result, "CreateTaskResult" if m.task_result else None):
+        for name in (m.message_def, m.params, m.result, "CreateTaskResult" if m.task_result else None,
+                     mrtr.RETRYABLE.get(m.name) if v.modern else None):
             if name is not None and name not in defs.table:
                 raise ValueError(f"{v.name}: {m.name} names missing definition {name}")
     return schema_document(v, defs), methods.methods_document(v, table)

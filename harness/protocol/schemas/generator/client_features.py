@@ -1,8 +1,23 @@
-"""What clients offer: sampling, roots and elicitation."""
+"""What clients offer: sampling, roots and elicitation. Before 2026-07-28 the server asks for them
+with JSON-RPC requests; from 2026-07-28 the same asks travel as input requests inside a result
+(mrtr.py), and the client's answers inside the retried request, so they are no longer request
+params and results: no required _meta, no resultType."""
 
 from core import (array, boolean, described, enum, integer, map_of, number, obj, open_object, ref,
                   string, unit, when)
 from envelope import notification_params, request_params, result
+
+
+def input_params(v, desc, props, required=()):
+    if v.modern:
+        return obj(desc, {"_meta": ref("Meta"), **props}, required)
+    return request_params(v, desc, props, required)
+
+
+def input_response(v, desc, props, required=()):
+    if v.modern:
+        return obj(desc, {"_meta": ref("Meta"), **props}, required)
+    return result(v, desc, props, required)
 
 
 def define_sampling(v, d):
@@ -24,7 +39,7 @@ def define_sampling(v, d):
         d.add("ToolChoice", obj("Whether the model may, must or must not use tools.", {
             "mode": enum(["auto", "required", "none"]),
         }))
-    d.add("CreateMessageParams", request_params("The server asks the client to run a model.", {
+    d.add("CreateMessageParams", input_params(v, "The server asks the client to run a model.", {
         "messages": array(ref("SamplingMessage")),
         "modelPreferences": ref("ModelPreferences"),
         "systemPrompt": string(),
@@ -35,9 +50,9 @@ def define_sampling(v, d):
         "metadata": open_object("Provider-specific options."),
         "tools": when(v.since("2025-11-25"), array(ref("Tool"), "Tools the model may call.")),
         "toolChoice": when(v.since("2025-11-25"), ref("ToolChoice")),
-        "task": when(v.since("2025-11-25"), described("Run as a task.", ref("TaskMetadata"))),
+        "task": when(v.only("2025-11-25"), described("Run as a task.", ref("TaskMetadata"))),
     }, ["messages", "maxTokens"]))
-    d.add("CreateMessageResult", result("What the model produced.", {
+    d.add("CreateMessageResult", input_response(v, "What the model produced.", {
         "role": ref("Role"),
         "content": ref("SamplingContent"),
         "model": string("Model that produced it."),
@@ -51,7 +66,7 @@ def define_roots(v, d):
         "name": string(),
         "_meta": when(v.since("2025-06-18"), ref("Meta")),
     }, ["uri"]))
-    d.add("ListRootsResult", result("The client's roots.", {
+    d.add("ListRootsResult", input_response(v, "The client's roots.", {
         "roots": array(ref("Root")),
     }, ["roots"]))
 
@@ -135,8 +150,8 @@ def define_elicitation(v, d):
         "properties": map_of(ref("PrimitiveSchemaDefinition")),
         "required": array(string()),
     }, ["type", "properties"])
-    task = when(v.since("2025-11-25"), described("Run as a task.", ref("TaskMetadata")))
-    form = request_params("Ask the user to fill in a form.", {
+    task = when(v.only("2025-11-25"), described("Run as a task.", ref("TaskMetadata")))
+    form = input_params(v, "Ask the user to fill in a form.", {
         "mode": when(v.since("2025-11-25"), {"const": "form"}),
         "message": string("What to tell the user."),
         "requestedSchema": requested,
@@ -147,13 +162,14 @@ def define_elicitation(v, d):
         content_value = {"type": ["string", "number", "boolean"]}
     else:
         d.add("ElicitFormParams", form)
-        d.add("ElicitUrlParams", request_params("Send the user to a URL to act out of band.", {
+        d.add("ElicitUrlParams", input_params(v, "Send the user to a URL to act out of band.", {
             "mode": {"const": "url"},
             "message": string("What to tell the user."),
-            "elicitationId": string("Identifies this elicitation until it completes."),
+            # 2026-07-28 dropped the id: the server correlates through requestState.
+            "elicitationId": when(not v.modern, string("Identifies this elicitation until it completes.")),
             "url": string("Where to send the user.", format="uri"),
             "task": task,
-        }, ["mode", "message", "elicitationId", "url"]))
+        }, ["mode", "message"] + ([] if v.modern else ["elicitationId"]) + ["url"]))
         d.add("ElicitParams", {
             "description": "Form mode unless mode says url.",
             "type": "object",
@@ -161,11 +177,12 @@ def define_elicitation(v, d):
             "then": ref("ElicitUrlParams"),
             "else": ref("ElicitFormParams"),
         })
-        d.add("ElicitationCompleteParams", notification_params("A URL-mode elicitation finished.", {
-            "elicitationId": string(),
-        }, ["elicitationId"]))
+        if not v.modern:
+            d.add("ElicitationCompleteParams", notification_params(v, "A URL-mode elicitation finished.", {
+                "elicitationId": string(),
+            }, ["elicitationId"]))
         content_value = {"anyOf": [{"type": ["string", "number", "boolean"]}, array(string())]}
-    d.add("ElicitResult", result("The user's answer.", {
+    d.add("ElicitResult", input_response(v, "The user's answer.", {
         "action": enum(["accept", "decline", "cancel"]),
         "content": map_of(content_value, "Form values, present on accept in form mode."),
     }, ["action"]))

@@ -1,11 +1,16 @@
 """Building blocks for mcpspec's message schemas: protocol versions, a definition table and
 small constructors for draft-07 schema fragments.
 
-Every schema file is produced from these helpers so that the four versions differ only where a
-`v.since(...)` test says they do; a fact changes in one place, not in four hand-edited files.
+Every schema file is produced from these helpers so that the versions differ only where a
+`v.since(...)` test says they do; a fact changes in one place, not in five hand-edited files.
 """
 
-VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28")
+
+# The first stateless revision: no initialize, per-request _meta, resultType on every result,
+# input requests inside results instead of server-to-client requests. Versions from here on are
+# "modern" in the specification's words; the ones before are "legacy".
+MODERN = "2026-07-28"
 
 
 class Version:
@@ -14,6 +19,7 @@ class Version:
             raise ValueError(f"unknown protocol version {name!r}")
         self.name = name
         self.index = VERSIONS.index(name)
+        self.modern = self.since(MODERN)
 
     def since(self, name):
         return self.index >= VERSIONS.index(name)

@@ -1,7 +1,9 @@
-"""Initialization: who the parties are (Implementation) and what they declare (capabilities)."""
+"""Who the parties are (Implementation) and what they declare (capabilities); before 2026-07-28
+also the initialize handshake that declared them once per session. From 2026-07-28 the client
+declares its capabilities on every request (_meta) and the server in server/discover."""
 
-from core import array, boolean, obj, open_object, map_of, ref, string, when
-from envelope import request_params, result
+from core import array, boolean, map_of, obj, open_object, ref, string, when
+from envelope import cache_hints, cache_required, request_params, result
 
 
 def flag_object(desc):
@@ -24,7 +26,9 @@ def define(v, d):
 
     client_tasks = None
     server_tasks = None
-    if v.since("2025-11-25"):
+    # 2026-07-28 moved tasks into an extension; extensions are declared by name.
+    extensions = when(v.modern, map_of(open_object(), "Extensions supported, by name, with their settings."))
+    if v.only("2025-11-25"):
         client_tasks = obj("Task support on the client side.", {
             "list": flag_object("tasks/list is supported."),
             "cancel": flag_object("tasks/cancel is supported."),
@@ -56,10 +60,12 @@ def define(v, d):
 
     d.add("ClientCapabilities", obj("What a client supports.", {
         "experimental": experimental,
-        "roots": obj("The client exposes filesystem roots.", {"listChanged": list_changed}),
+        # Roots are asked for inside results from 2026-07-28; no list-changed notification exists.
+        "roots": obj("The client exposes filesystem roots.", {"listChanged": when(not v.modern, list_changed)}),
         "sampling": sampling,
         "elicitation": elicitation,
         "tasks": client_tasks,
+        "extensions": extensions,
     }))
     d.add("ServerCapabilities", obj("What a server supports.", {
         "experimental": experimental,
@@ -72,16 +78,34 @@ def define(v, d):
         }),
         "tools": obj("The server offers tools.", {"listChanged": list_changed}),
         "tasks": server_tasks,
+        "extensions": extensions,
     }))
+    if v.modern:
+        define_discover(v, d)
+    else:
+        define_initialize(v, d)
 
-    d.add("InitializeParams", request_params("The client opens a session.", {
+
+def define_initialize(v, d):
+    d.add("InitializeParams", request_params(v, "The client opens a session.", {
         "protocolVersion": string("Latest protocol version the client supports."),
         "capabilities": ref("ClientCapabilities"),
         "clientInfo": ref("Implementation"),
     }, ["protocolVersion", "capabilities", "clientInfo"]))
-    d.add("InitializeResult", result("The server's side of the handshake.", {
+    d.add("InitializeResult", result(v, "The server's side of the handshake.", {
         "protocolVersion": string("Version the server will speak in this session."),
         "capabilities": ref("ServerCapabilities"),
         "serverInfo": ref("Implementation"),
         "instructions": string("Hints a client may pass on to its model."),
     }, ["protocolVersion", "capabilities", "serverInfo"]))
+
+
+def define_discover(v, d):
+    """server/discover: what the server speaks and offers, asked for whenever the client likes."""
+    d.add("DiscoverResult", result(v, "The server's versions, capabilities and identity.", {
+        "supportedVersions": array(string(), "Protocol versions the server accepts on a request."),
+        "capabilities": ref("ServerCapabilities"),
+        "instructions": string("Hints a client may pass on to its model."),
+        **cache_hints(v),
+    }, ["supportedVersions", "capabilities", *cache_required(v)]))
+

@@ -5,17 +5,23 @@ methods.json.
 Capability strings are "<side>:<dotted path>": side is server or client when one party always
 declares it; for methods either party may send (tasks) it is receiver (the party asked to act)
 or sender (the party that sends the notification).
+
+2026-07-28 (modern) has a table of its own: only clients send requests, every request needs
+params (its _meta), and a method may belong to an extension both sides declare by name.
 """
 
 from core import dispatch, ref
 from envelope import message
+from mrtr import ANSWER, INPUT_REQUEST_DEFS, INPUT_REQUESTS, RETRYABLE
+from tasks import EXTENSION
 
 CLIENT, SERVER, BOTH = "client", "server", "both"
 
 
 class Method:
     def __init__(self, name, sender, kind, message_def, params, params_required, result=None,
-                 capability=None, since="2024-11-05", task_result=False):
+                 capability=None, since="2024-11-05", task_result=False, cacheable=False, mcp_name=None,
+                 extension=None):
         self.name = name
         self.sender = sender
         self.kind = kind
@@ -26,6 +32,11 @@ class Method:
         self.capability = capability
         self.since = since
         self.task_result = task_result
+        # 2026-07-28 facts the stateless flow needs: the result carries ttlMs/cacheScope, the
+        # params member the HTTP Mcp-Name header repeats, the extension the method belongs to.
+        self.cacheable = cacheable
+        self.mcp_name = mcp_name
+        self.extension = extension
 
 
 def request(name, sender, message_def, params, params_required, result, capability=None, **kw):
@@ -36,7 +47,64 @@ def notification(name, sender, message_def, params, params_required, capability=
     return Method(name, sender, "notification", message_def, params, params_required, None, capability, **kw)
 
 
+def modern_table():
+    def answered(method):
+        return ANSWER.get(method)
+
+    resources, prompts, tools = "server:resources", "server:prompts", "server:tools"
+    return [
+        request("server/discover", CLIENT, "DiscoverRequest", "RequestParams", True, "DiscoverResult",
+                cacheable=True),
+        request("resources/list", CLIENT, "ListResourcesRequest", "PaginatedParams", True,
+                "ListResourcesResult", resources, cacheable=True),
+        request("resources/templates/list", CLIENT, "ListResourceTemplatesRequest", "PaginatedParams", True,
+                "ListResourceTemplatesResult", resources, cacheable=True),
+        request("resources/read", CLIENT, "ReadResourceRequest", "ReadResourceParams", True,
+                answered("resources/read"), resources, cacheable=True, mcp_name="uri"),
+        request("prompts/list", CLIENT, "ListPromptsRequest", "PaginatedParams", True,
+                "ListPromptsResult", prompts, cacheable=True),
+        request("prompts/get", CLIENT, "GetPromptRequest", "GetPromptParams", True,
+                answered("prompts/get"), prompts, mcp_name="name"),
+        request("tools/list", CLIENT, "ListToolsRequest", "PaginatedParams", True,
+                "ListToolsResult", tools, cacheable=True),
+        request("tools/call", CLIENT, "CallToolRequest", "CallToolParams", True,
+                answered("tools/call"), tools, mcp_name="name"),
+        request("completion/complete", CLIENT, "CompleteRequest", "CompleteParams", True, "CompleteResult",
+                "server:completions"),
+        # Which notifications a listen may ask for follows from the filter; each notification
+        # below names the capability it needs.
+        request("subscriptions/listen", CLIENT, "SubscriptionsListenRequest", "SubscriptionsListenParams", True,
+                "SubscriptionsListenResult"),
+        request("tasks/get", CLIENT, "GetTaskRequest", "GetTaskParams", True, "GetTaskResult",
+                mcp_name="taskId", extension=EXTENSION),
+        request("tasks/update", CLIENT, "UpdateTaskRequest", "UpdateTaskParams", True, "UpdateTaskResult",
+                mcp_name="taskId", extension=EXTENSION),
+        request("tasks/cancel", CLIENT, "CancelTaskRequest", "CancelTaskParams", True, "CancelTaskResult",
+                mcp_name="taskId", extension=EXTENSION),
+
+        # A server sends notifications/cancelled only on stdio, to end a listen stream.
+        notification("notifications/cancelled", BOTH, "CancelledNotification", "CancelledParams", True),
+        notification("notifications/progress", SERVER, "ProgressNotification", "ProgressParams", True),
+        notification("notifications/message", SERVER, "LoggingMessageNotification", "LoggingMessageParams",
+                     True, "server:logging"),
+        notification("notifications/subscriptions/acknowledged", SERVER, "SubscriptionsAcknowledgedNotification",
+                     "SubscriptionsAcknowledgedParams", True),
+        notification("notifications/resources/list_changed", SERVER, "ResourceListChangedNotification",
+                     "ListenNotificationParams", True, "server:resources.listChanged"),
+        notification("notifications/resources/updated", SERVER, "ResourceUpdatedNotification",
+                     "ResourceUpdatedParams", True, "server:resources.subscribe"),
+        notification("notifications/prompts/list_changed", SERVER, "PromptListChangedNotification",
+                     "ListenNotificationParams", True, "server:prompts.listChanged"),
+        notification("notifications/tools/list_changed", SERVER, "ToolListChangedNotification",
+                     "ListenNotificationParams", True, "server:tools.listChanged"),
+        notification("notifications/tasks", SERVER, "TaskStatusNotification", "TaskStatusParams", True,
+                     extension=EXTENSION),
+    ]
+
+
 def table(v):
+    if v.modern:
+        return modern_table()
     tasks = "2025-11-25"
     methods = [
         request("initialize", CLIENT, "InitializeRequest", "InitializeParams", True, "InitializeResult"),
@@ -111,6 +179,10 @@ def define(v, d):
     def union(name, desc, sender, kind):
         cases = [(m.name, ref(m.message_def)) for m in methods
                  if m.kind == kind and m.sender in (sender, BOTH)]
+        if not cases:
+            # 2026-07-28 servers send no requests: nothing is a valid ServerRequest.
+            d.add(name, {"description": desc + " There is none in this version.", "not": {}})
+            return
         d.add(name, dispatch("method", cases, desc))
 
     union("ClientRequest", "Any request a client may send.", CLIENT, "request")
@@ -134,9 +206,29 @@ def methods_document(v, methods):
         }
         if m.task_result:
             entry["taskResult"] = "CreateTaskResult"
+        if m.name in RETRYABLE and v.modern:
+            entry["inputRequired"] = True
+            entry["completeResult"] = RETRYABLE[m.name]
+        if m.cacheable:
+            entry["cacheable"] = True
+        if m.mcp_name:
+            entry["mcpName"] = m.mcp_name
+        if m.extension:
+            entry["extension"] = m.extension
         out[m.name] = entry
-    return {
+    document = {
         "$comment": f"MCP {v.name} methods; generated by generator/build.py, do not edit by hand.",
         "version": v.name,
         "methods": out,
     }
+    if v.modern:
+        document["stateless"] = True
+        document["requestMeta"] = ["io.modelcontextprotocol/protocolVersion",
+                                   "io.modelcontextprotocol/clientCapabilities"]
+        document["inputRequests"] = {
+            method: {"params": params, "response": response, "capability": capability,
+                     "definition": definition}
+            for (method, (params, response, capability)), definition in zip(
+                INPUT_REQUESTS.items(), [INPUT_REQUEST_DEFS[m] for m in INPUT_REQUESTS])
+        }
+    return document

@@ -7,13 +7,14 @@ LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert"
 
 
 def define(v, d):
-    # From 2025-11-25 a cancellation may target a task instead of a request id.
-    d.add("CancelledParams", notification_params("A request the sender no longer wants answered.", {
+    # In 2025-11-25 a cancellation may target a task instead of a request id; 2026-07-28 moved
+    # tasks out (the extension cancels with tasks/cancel), so the request id is required again.
+    d.add("CancelledParams", notification_params(v, "A request the sender no longer wants answered.", {
         "requestId": described("id of the request to stop.", ref("RequestId")),
         "reason": string("Why, for logs or users."),
-    }, [] if v.since("2025-11-25") else ["requestId"]))
+    }, [] if v.only("2025-11-25") else ["requestId"]))
 
-    d.add("ProgressParams", notification_params("Progress of a long-running request.", {
+    d.add("ProgressParams", notification_params(v, "Progress of a long-running request.", {
         "progressToken": described("Token from the request's _meta.", ref("ProgressToken")),
         "progress": number("Work done so far; grows with every notification."),
         "total": number("Total work, when known."),
@@ -21,10 +22,11 @@ def define(v, d):
     }, ["progressToken", "progress"]))
 
     d.add("LoggingLevel", enum(LOG_LEVELS, "Syslog severities, least to most severe."))
-    d.add("SetLevelParams", request_params("Least severe level the client wants to receive.", {
-        "level": ref("LoggingLevel"),
-    }, ["level"]))
-    d.add("LoggingMessageParams", notification_params("One log entry.", {
+    if not v.modern:  # 2026-07-28 asks for log messages per request (_meta logLevel)
+        d.add("SetLevelParams", request_params(v, "Least severe level the client wants to receive.", {
+            "level": ref("LoggingLevel"),
+        }, ["level"]))
+    d.add("LoggingMessageParams", notification_params(v, "One log entry.", {
         "level": ref("LoggingLevel"),
         "logger": string("Which component logged it."),
         "data": {"description": "What was logged: any JSON value."},
@@ -42,7 +44,7 @@ def define(v, d):
         "uri": string("The URI template.", format="uri-template"),
     }, ["type", "uri"]))
 
-    d.add("CompleteParams", request_params("Ask for values that could complete an argument.", {
+    d.add("CompleteParams", request_params(v, "Ask for values that could complete an argument.", {
         "ref": dispatch("type", [("ref/prompt", ref("PromptReference")),
                                  ("ref/resource", ref(resource_ref))]),
         "argument": obj("The argument being typed.", {
@@ -53,7 +55,7 @@ def define(v, d):
             "arguments": map_of(string()),
         })),
     }, ["ref", "argument"]))
-    d.add("CompleteResult", result("Completion candidates.", {
+    d.add("CompleteResult", result(v, "Completion candidates.", {
         "completion": obj(None, {
             # The spec caps a response at 100 values.
             "values": array(string(), "Candidates, best first.", maxItems=100),
