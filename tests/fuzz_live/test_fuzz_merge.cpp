@@ -2,12 +2,11 @@
 // up, clashing file names kept apart, and each broken input refused with a message naming it.
 // (The real binary against real runs: tests/fuzz_live/fuzz_jobs_merge_check.py.)
 #include "harness/fuzz/merge.hpp"
+#include "tests/core/core_support.hpp"
 
 #include <catch2/catch.hpp>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 
 using mcpspec::fuzz::MergeError;
 using mcpspec::fuzz::merge_findings;
@@ -17,25 +16,17 @@ namespace fs = std::filesystem;
 namespace {
 
 struct Folder {
-  fs::path root;
-  Folder() {
-    char tmpl[] = "/tmp/mcpspec-merge-test-XXXXXX";
-    root = ::mkdtemp(tmpl);
-  }
-  ~Folder() {
-    std::error_code ec;
-    fs::remove_all(root, ec);
-  }
+  mcpspec::coretest::TempDir tmp;
+  fs::path root{tmp.path()};
   // A run's findings folder: report.json listing `findings`, and a scenario file for each.
   std::string run(const std::string& name, std::uint64_t seed, const json& findings) const {
-    fs::path dir = root / name;
-    fs::create_directories(dir);
     for (const auto& f : findings)
-      if (f.contains("reproducer")) std::ofstream(dir / fs::path(f["reproducer"].get<std::string>()).filename()) << "{}";
-    std::ofstream(dir / "report.json") << json{{"target", "srv"}, {"seed", seed}, {"jobs", 1}, {"first_job", 0},
-                                               {"messages_sent", 100}, {"findings", findings}, {"errors", json::array()}}
-                                              .dump();
-    return dir.string();
+      if (f.contains("reproducer"))
+        tmp.write(name + "/" + fs::path(f["reproducer"].get<std::string>()).filename().string(), "{}");
+    json report = {{"target", "srv"},   {"seed", seed},         {"jobs", 1},          {"first_job", 0},
+                   {"messages_sent", 100}, {"findings", findings}, {"errors", json::array()}};
+    tmp.write(name + "/report.json", report.dump());
+    return (root / name).string();
   }
 };
 
