@@ -1,6 +1,7 @@
 #!/bin/bash -eu
-# OSS-Fuzz / ClusterFuzzLite build script. Uses the standard variables:
-#   CC CXX CXXFLAGS   compilers and instrumentation (e.g. -fsanitize=address,fuzzer-no-link)
+# OSS-Fuzz / ClusterFuzzLite build script (.clusterfuzzlite/build.sh runs it). Uses the standard
+# variables:
+#   CC CXX CFLAGS CXXFLAGS  compilers and instrumentation (e.g. -fsanitize=address,fuzzer-no-link)
 #   LIB_FUZZING_ENGINE link flags of the engine (e.g. -fsanitize=fuzzer)
 #   OUT               where the fuzz targets, <target>_seed_corpus.zip, .dict and .options go
 #   WORK (optional)   scratch folder for the CMake build (default: a temp folder)
@@ -9,6 +10,7 @@
 #   LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=/tmp/ossfuzz-out fuzz/build.sh
 : "${CC:?set CC}" "${CXX:?set CXX}" "${LIB_FUZZING_ENGINE:?set LIB_FUZZING_ENGINE}" "${OUT:?set OUT}"
 CXXFLAGS=${CXXFLAGS:-}
+CFLAGS=${CFLAGS:-}
 JOBS=${JOBS:-2}
 SRC_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 FUZZ_DIR=$SRC_DIR/fuzz
@@ -20,10 +22,13 @@ generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 # The build type "OssFuzz" adds no flags of its own: optimisation and instrumentation come from
 # CXXFLAGS exactly as OSS-Fuzz sets them. The fuzz folder must not instrument a second time.
+# The targets link their own instrumented copy of the harness sources they reach
+# (mcpspec_fuzz_core): the harness library and CLI are not configured (MCPSPEC_HARNESS=OFF), so
+# neither is their HTTP stack, which the builder image does not have.
 cmake -S "$SRC_DIR" -B "$BUILD" "${generator[@]}" \
-  -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
+  -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
   -DCMAKE_BUILD_TYPE=OssFuzz -DMCPSPEC_FUZZ=ON -DMCPSPEC_FUZZ_LOCAL_SANITIZERS=OFF \
-  -DMCPSPEC_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" -DMCPSPEC_TESTS=OFF -DMCPSPEC_REFERENCE=OFF
+  -DMCPSPEC_FUZZ_ENGINE="$LIB_FUZZING_ENGINE" -DMCPSPEC_TESTS=OFF -DMCPSPEC_REFERENCE=OFF -DMCPSPEC_HARNESS=OFF
 cmake --build "$BUILD" --target fuzz-all -j "$JOBS"
 
 # Seeds: our committed corpus plus what gen_corpus.py derives from the scenarios and (when the

@@ -14,6 +14,19 @@ import os
 import sys
 
 MAX_SEED = 64 * 1024  # libFuzzer's -max_len follows the largest seed; keep that sensible
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def protocol_versions():
+    """The versions whose schemas mcpspec embeds (harness/protocol/schemas/<version>/)."""
+    root = os.path.join(HERE, "..", "harness", "protocol", "schemas")
+    return sorted(d for d in os.listdir(root) if len(d) == 10 and d[4] == "-" and d[:4].isdigit())
+
+
+# Targets whose first input byte is a choice (fuzz/support/selector_byte.hpp): each seed is
+# written once per choice, as the printable byte b with b % choices == k (with 8 choices, the
+# digits '0' to '7'). For message_parser, selector % (2 x versions) picks version and sender.
+SELECTOR_TARGETS = {"message_parser": 2 * len(protocol_versions())}
 
 
 def compact(v):
@@ -29,6 +42,15 @@ class Corpus:
         data = text.encode("utf-8") if isinstance(text, str) else text
         if not data or len(data) > MAX_SEED:
             return
+        if target in SELECTOR_TARGETS:
+            for k in range(SELECTOR_TARGETS[target]):
+                n = SELECTOR_TARGETS[target]
+                self.write(target, bytes([0x30 + (k - 0x30) % n]), data)
+        else:
+            self.write(target, b"", data)
+
+    def write(self, target, selector, data):
+        data = selector + data
         folder = os.path.join(self.out, target)
         os.makedirs(folder, exist_ok=True)
         path = os.path.join(folder, hashlib.sha1(data).hexdigest()[:16] + ".json")
@@ -99,9 +121,8 @@ def messages_of_step(step, next_id):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", required=True)
-    here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--scenarios", default=os.path.join(here, "..", "scenarios"))
-    ap.add_argument("--examples", default=os.path.join(here, "..", "..", "shared", "mcp-spec", "examples"))
+    ap.add_argument("--scenarios", default=os.path.join(HERE, "..", "scenarios"))
+    ap.add_argument("--examples", default=os.path.join(HERE, "..", "..", "shared", "mcp-spec", "examples"))
     args = ap.parse_args()
     corpus = Corpus(args.out)
 

@@ -425,9 +425,10 @@ std::string JsonMutator::mutate_text(std::string text, std::size_t max_size) {
       }
       break;
     }
-    case 2:  // cut short
+    case 2:  // cut short, keeping a byte at least: a frame cut to nothing would be no frame at all,
+             // and a last frame emptied made "a\nb" into "a\n", a stream that now ends with a newline
       last_ = Mutation::Truncate;
-      text.resize(below(text.size() + 1));
+      if (!text.empty()) text.resize(1 + below(text.size()));
       break;
     default:
       break;  // most mutations stay valid JSON

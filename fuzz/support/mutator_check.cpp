@@ -4,12 +4,14 @@
 // silently stopped mutating would otherwise go unnoticed: libFuzzer would just fall back to byte
 // mutation.
 #include "fuzz/support/json_mutator.hpp"
+#include "fuzz/support/selector_byte.hpp"
 
 #include <array>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,10 +44,13 @@ bool ends_with_newline(const std::string& text) { return !text.empty() && text.b
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: " << argv[0] << " <corpus-folder>\n";
+  if (argc < 2) {
+    std::cerr << "usage: " << argv[0] << " <corpus-folder> [<target whose inputs start with a selector byte>...]\n";
     return 2;
   }
+  // The custom mutator never shows such a target's first byte (a choice, selector_byte.hpp) to
+  // the JSON mutator; neither does this check.
+  std::set<std::string> selector_targets(argv + 2, argv + argc);
   std::vector<std::string> seeds;
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(argv[1], ec); !ec && it != fs::recursive_directory_iterator();
@@ -58,7 +63,14 @@ int main(int argc, char** argv) {
     }
     if (!it->is_regular_file(ec)) continue;
     std::ifstream in(it->path(), std::ios::binary);
-    seeds.emplace_back((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string target = it->path().lexically_relative(argv[1]).begin()->string();
+    if (selector_targets.count(target)) {
+      auto split = mcpspec::fuzz::split_selector(bytes);
+      if (!split) continue;
+      bytes = std::string(split->rest);
+    }
+    seeds.push_back(std::move(bytes));
   }
   if (seeds.empty()) {
     std::cerr << "error: no seeds under " << argv[1] << "\n";

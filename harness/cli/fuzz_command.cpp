@@ -5,6 +5,7 @@
 #include "harness/cli/paths.hpp"
 #include "harness/cli/target_factory.hpp"
 #include "harness/fuzz/campaign.hpp"
+#include "harness/fuzz/merge.hpp"
 #include "harness/fuzz/seeds.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/protocol/versions.hpp"
@@ -30,6 +31,7 @@ struct FuzzArgs {
   std::uint64_t seed = 1;
   std::size_t max_messages = 0;
   int jobs = 1;
+  int job_index = 0;
   std::string corpus;
   std::vector<std::string> scenarios;
   bool no_scenario_seeds = false;
@@ -73,6 +75,7 @@ int run_fuzz(const FuzzArgs& a) {
   o.max_messages = a.max_messages;
   o.seed = a.seed;
   o.jobs = a.jobs;
+  o.first_job = a.job_index;
   o.timeout_ms = a.timeout_ms;
   o.startup_timeout_ms = a.target.startup_timeout_ms;
   o.window = a.lockstep ? 1 : a.window;
@@ -146,6 +149,36 @@ int run_fuzz(const FuzzArgs& a) {
   return result.findings.empty() ? 0 : 1;
 }
 
+struct MergeArgs {
+  std::vector<std::string> dirs;
+  std::string out;
+};
+
+int run_merge(const MergeArgs& a) {
+  fuzz::MergeOutcome r;
+  try {
+    r = fuzz::merge_findings(a.dirs, a.out);
+  } catch (const fuzz::MergeError& e) {
+    throw UsageError(std::string("mcpspec fuzz merge: ") + e.what());
+  }
+  for (const auto& f : r.report["findings"])
+    std::cout << fmt::format("FINDING {} [{}] {}: {}\n  reproducer: {} (found {} time(s), in {} run(s))\n",
+                             f.value("oracle", "?"), f.value("method", "?"), f.value("signature", ""), f.value("detail", ""),
+                             f.value("reproducer", "(not written)"), f.value("seen", 1), f["found_in"].size());
+  std::cout << fmt::format("{} finding(s) from {} run(s); report: {}, {}\n", r.findings, r.report["merged_from"].size(),
+                           (fs::path(a.out) / "report.md").string(), (fs::path(a.out) / "report.json").string());
+  return r.findings == 0 ? 0 : 1;
+}
+
+void add_merge_command(CLI::App* fuzz, int& exit_code) {
+  auto args = std::make_shared<MergeArgs>();
+  auto* cmd = fuzz->add_subcommand("merge", "Merge the findings folders of several fuzz runs (machines, CI jobs) into one "
+                                            "deduplicated folder with one report");
+  cmd->add_option("dirs", args->dirs, "Findings folders (--findings of each run, or earlier merges)")->required();
+  cmd->add_option("--out,-o", args->out, "Folder for the merged findings and report")->required();
+  cmd->callback([args, &exit_code] { exit_code = run_merge(*args); });
+}
+
 }  // namespace
 
 void add_fuzz_command(CLI::App& app, int& exit_code) {
@@ -162,6 +195,10 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-messages", args->max_messages, "Stop after this many messages in total (default: no limit)");
   cmd->add_option("--jobs,-j", args->jobs, "Independent sessions in parallel, each with its own server process")
       ->check(CLI::Range(1, 64));
+  cmd->add_option("--job-index", args->job_index,
+                  "Index of this run's first job (default 0): job K's messages come from --seed and K, so machines "
+                  "sharing a seed take distinct indexes, and --jobs 1 --job-index K runs job K again")
+      ->check(CLI::Range(0, 1000000));
   cmd->add_option("--corpus", args->corpus, "Folder of seed messages (*.json: a message or an array; *.jsonl: one per line)");
   cmd->add_option("--scenarios", args->scenarios, "Scenario files or folders whose messages seed the fuzzer (default scenarios/mcp)");
   cmd->add_flag("--no-scenario-seeds", args->no_scenario_seeds, "Do not seed from scenario files");
@@ -184,7 +221,13 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--quiet,-q", args->quiet, "No progress line on stderr");
   cmd->add_option("--max-message-bytes", args->target.max_message_bytes, "Largest message accepted from the target")
       ->check(CLI::Range(static_cast<std::size_t>(1024), static_cast<std::size_t>(1) << 30));
-  cmd->callback([args, &exit_code] { exit_code = run_fuzz(*args); });
+  add_merge_command(cmd, exit_code);
+  cmd->require_subcommand(0, 1);
+  // The fuzz callback runs after a subcommand's too: `fuzz merge` is not a fuzzing run.
+  cmd->callback([cmd, args, &exit_code] {
+    if (cmd->got_subcommand("merge")) return;
+    exit_code = run_fuzz(*args);
+  });
 }
 
 }  // namespace mcpspec::cli

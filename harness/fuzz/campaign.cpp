@@ -73,7 +73,7 @@ std::string verify(const CampaignOptions& o, const json& scenario_doc, const std
 }
 
 void handle(Shared& sh, std::vector<Anomaly>& anomalies, const std::vector<FuzzMessage>& history,
-            const std::string& version) {
+            const std::string& version, int job_index) {
   const CampaignOptions& o = sh.o;
   for (const auto& a : anomalies) {
     std::string pre = a.key();
@@ -108,6 +108,7 @@ void handle(Shared& sh, std::vector<Anomaly>& anomalies, const std::vector<FuzzM
     f.reproduced = mz.reproduced;
     f.replays = mz.replays;
     f.first_seen_at = sh.messages.load();
+    f.job = job_index;
     std::size_t index = sh.result.findings.size();
     sh.by_key[key] = index;
     sh.by_pre_key[pre] = index;
@@ -116,7 +117,7 @@ void handle(Shared& sh, std::vector<Anomaly>& anomalies, const std::vector<FuzzM
     lk.unlock();
 
     if (o.findings_dir.empty()) continue;
-    FindingContext ctx{o.version, o.seed, f.first_seen_at, o.timeout_ms, o.target};
+    FindingContext ctx{o.version, o.seed, f.first_seen_at, o.timeout_ms, o.target, job_index};
     json doc = finding_scenario(mz, ctx);
     std::string file = (fs::path(o.findings_dir) / finding_file_name(mz.anomaly)).string();
     std::string verdict;
@@ -134,6 +135,7 @@ void handle(Shared& sh, std::vector<Anomaly>& anomalies, const std::vector<FuzzM
   anomalies.clear();
 }
 
+// `j` is the job's index (CampaignOptions::first_job + its place in this run).
 void job(Shared& sh, int j) {
   const CampaignOptions& o = sh.o;
   Rng rng(o.seed * 0x100000001B3ULL + static_cast<std::uint64_t>(j));
@@ -183,7 +185,7 @@ void job(Shared& sh, int j) {
         sh.result.callable_tools = gen.callable_tools();
       }
       if (!anomalies.empty()) {
-        handle(sh, anomalies, s->history(), s->negotiated());
+        handle(sh, anomalies, s->history(), s->negotiated(), j);
         if (s->alive()) s->clear_history();
       }
       continue;
@@ -210,13 +212,13 @@ void job(Shared& sh, int j) {
     if (!anomalies.empty()) {
       std::vector<FuzzMessage> history = s->history();
       if (s->alive()) s->settle(anomalies);  // let what is owed arrive before judging
-      handle(sh, anomalies, history, s->negotiated());
+      handle(sh, anomalies, history, s->negotiated(), j);
       if (s->alive()) s->clear_history();
     }
   }
   if (s && s->alive()) {
     s->settle(anomalies);
-    if (!anomalies.empty()) handle(sh, anomalies, s->history(), s->negotiated());
+    if (!anomalies.empty()) handle(sh, anomalies, s->history(), s->negotiated(), j);
   }
   retire();
   std::lock_guard<std::mutex> lk(sh.mu);
@@ -232,7 +234,7 @@ CampaignResult run_campaign(const CampaignOptions& o) {
   auto t0 = Clock::now();
   std::vector<std::thread> threads;
   std::atomic<int> running{std::max(1, o.jobs)};
-  for (int j = 0; j < std::max(1, o.jobs); ++j)
+  for (int j = o.first_job; j < o.first_job + std::max(1, o.jobs); ++j)
     threads.emplace_back([&sh, &running, j] {
       try {
         job(sh, j);

@@ -26,6 +26,10 @@ struct CampaignOptions {
   std::size_t max_messages = 0;        // stop after this many messages in total (0: no limit)
   std::uint64_t seed = 1;
   int jobs = 1;
+  // Job j of this run has the index first_job + j; its messages come from (seed, index) alone, so
+  // machines that share a seed but not their indexes send different streams, and one job of any
+  // run can be run again on its own (--jobs 1 --job-index K).
+  int first_job = 0;
   int timeout_ms = 2000;
   int startup_timeout_ms = 20000;
   std::size_t window = 64;             // 1 = lock-step
@@ -49,6 +53,7 @@ struct SavedFinding {
   std::string replay_verdict;          // what `mcpspec run` made of the file ("" when not checked)
   std::size_t duplicates = 0;          // how often it was seen again
   std::size_t first_seen_at = 0;       // message count when first seen
+  int job = 0;                         // index of the job that found it (its stream: seed, job)
 };
 
 struct CampaignStats {

@@ -136,7 +136,7 @@ json finding_scenario(const Minimized& m, const FindingContext& ctx) {
       {"id", "fuzz/" + slug(a.oracle) + "/" + slug(method, 40) + "-" + hash_hex(a.key())},
       {"title", "Live fuzzing: " + a.oracle + " (" + method + "): " + a.signature},
       {"description",
-       "Found by mcpspec fuzz against " + ctx.target + " (seed " + std::to_string(ctx.seed) + ", after " +
+       "Found by mcpspec fuzz against " + ctx.target + " (seed " + std::to_string(ctx.seed) + ", job " + std::to_string(ctx.job) + ", after " +
            std::to_string(ctx.message_number) + " messages), minimized to " + std::to_string(m.messages.size()) +
            " message(s) after the handshake in " + std::to_string(m.replays) + " replays" +
            (m.reproduced ? "" : " (NOT reproduced in a fresh process: the sequence is kept whole as evidence)") +

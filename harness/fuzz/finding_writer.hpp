@@ -16,6 +16,7 @@ struct FindingContext {
   std::size_t message_number = 0;  // how many messages the campaign had sent when it saw it
   int timeout_ms = 2000;
   std::string target;         // the command or URL
+  int job = 0;                // the job index: with the seed, what reproduces its message stream
 };
 
 nlohmann::json finding_scenario(const Minimized& m, const FindingContext& ctx);

@@ -1,8 +1,11 @@
 // The campaign report: what was sent, how fast, what restarted the target, and each finding with
 // its reproducer file.
 #include "harness/fuzz/campaign.hpp"
+#include "harness/fuzz/md_cell.hpp"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace mcpspec::fuzz {
 
@@ -13,11 +16,6 @@ double rate(const CampaignResult& r) { return r.stats.elapsed_s > 0 ? r.stats.me
 double sending_rate(const CampaignResult& r) {
   return r.stats.sending_s > 0 ? r.stats.messages / r.stats.sending_s : 0;
 }
-std::string md_cell(std::string s) {
-  for (auto& c : s)
-    if (c == '|' || c == '\n' || c == '\r') c = ' ';
-  return s;
-}
 }  // namespace
 
 json campaign_report_json(const CampaignOptions& o, const CampaignResult& r) {
@@ -25,7 +23,8 @@ json campaign_report_json(const CampaignOptions& o, const CampaignResult& r) {
   for (const auto& f : r.findings) {
     json msgs = json::array();
     for (const auto& m : f.messages) msgs.push_back({{"origin", m.origin}, {"bytes", m.bytes.size() > 4096 ? m.bytes.substr(0, 4096) + "..." : m.bytes}});
-    findings.push_back({{"oracle", f.anomaly.oracle},
+    findings.push_back({{"key", f.anomaly.key()},
+                        {"oracle", f.anomaly.oracle},
                         {"method", f.anomaly.method},
                         {"signature", f.anomaly.signature},
                         {"detail", f.anomaly.detail},
@@ -37,6 +36,8 @@ json campaign_report_json(const CampaignOptions& o, const CampaignResult& r) {
                         {"replay_verdict", f.replay_verdict},
                         {"duplicates", f.duplicates},
                         {"first_seen_after_messages", f.first_seen_at},
+                        {"seed", o.seed},
+                        {"job", f.job},
                         {"messages", msgs}});
   }
   json restarts = json::object();
@@ -47,6 +48,7 @@ json campaign_report_json(const CampaignOptions& o, const CampaignResult& r) {
           {"negotiated", r.negotiated},
           {"seed", o.seed},
           {"jobs", o.jobs},
+          {"first_job", o.first_job},
           {"window", o.window},
           {"timeout_ms", o.timeout_ms},
           {"call_tools", scenario::call_tools_name(o.call_tools)},
@@ -66,9 +68,10 @@ json campaign_report_json(const CampaignOptions& o, const CampaignResult& r) {
 
 std::string campaign_report_markdown(const CampaignOptions& o, const CampaignResult& r) {
   std::string md = "# mcpspec fuzz report\n\n";
-  md += fmt::format("- target: `{}`\n- protocol proposed: {} (negotiated: {})\n- seed {}, {} job(s), window {}, timeout {} ms, "
-                    "tools {} ({} callable, --call-tools {})\n",
-                    md_cell(o.target), o.version, r.negotiated.empty() ? "none" : r.negotiated, o.seed, o.jobs, o.window,
+  md += fmt::format("- target: `{}`\n- protocol proposed: {} (negotiated: {})\n- seed {}, {} job(s) (indexes {} to {}), window {}, "
+                    "timeout {} ms, tools {} ({} callable, --call-tools {})\n",
+                    md_cell(o.target), o.version, r.negotiated.empty() ? "none" : r.negotiated, o.seed, o.jobs,
+                    o.first_job, o.first_job + std::max(1, o.jobs) - 1, o.window,
                     o.timeout_ms, r.tools, r.callable_tools, scenario::call_tools_name(o.call_tools));
   md += fmt::format("- messages sent: {} in {:.1f} s: **{:.0f} messages/s** ({:.0f}/s not counting minimization)\n",
                     r.stats.messages, r.stats.elapsed_s, rate(r), sending_rate(r));
@@ -83,12 +86,12 @@ std::string campaign_report_markdown(const CampaignOptions& o, const CampaignRes
     md += "No findings.\n";
     return md;
   }
-  md += "| oracle | method | what | reproducer | replay | seen |\n|---|---|---|---|---|---|\n";
+  md += "| oracle | method | what | reproducer | replay | seen | job |\n|---|---|---|---|---|---|---|\n";
   for (const auto& f : r.findings) {
-    md += fmt::format("| {} | `{}` | {} | {} ({} message(s){}) | {} | {} |\n", f.anomaly.oracle, md_cell(f.anomaly.method),
+    md += fmt::format("| {} | `{}` | {} | {} ({} message(s){}) | {} | {} | {} |\n", f.anomaly.oracle, md_cell(f.anomaly.method),
                       md_cell(f.anomaly.detail), f.file.empty() ? "(not written)" : "`" + f.file + "`", f.messages.size(),
                       f.reproduced ? "" : ", not reproduced", f.replay_verdict.empty() ? "-" : f.replay_verdict,
-                      1 + f.duplicates);
+                      1 + f.duplicates, f.job);
   }
   md += "\n## Evidence\n";
   for (const auto& f : r.findings) {
