@@ -7,12 +7,14 @@
 #include "harness/protocol/versions.hpp"
 #include "harness/results/baseline.hpp"
 #include "harness/results/summary.hpp"
+#include "harness/scenario/preflight.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/scenario/suite.hpp"
 #include "reports/reporter.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -203,6 +205,12 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   so.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
   so.strict = a.strict;
   so.baseline = baseline.empty() ? nullptr : &baseline;
+  // A target that cannot be started or reached is one set-up error (exit 2), not a FAIL per scenario.
+  so.config.proposed_version = protocols.front();
+  if (auto problem = scenario::preflight(so.config)) {
+    std::cerr << "mcpspec: " << *problem << "\n";
+    return 2;
+  }
   so.on_result = [&](const ScenarioResult& r) {
     for (auto& rep : reporters) rep->on_result(r);
   };
@@ -312,6 +320,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
     auto targets = default_targets(file);
     std::cout << fmt::format("No --server given: testing the {} bundled target(s) listed in {}\n", targets.size(), file);
     int worst = 0;
+    std::vector<std::string> untested;
     for (const auto& t : targets) {
       std::cout << fmt::format("\n=== target {}: {}\n", t.name, t.client.empty() ? t.server : "client " + t.client);
       RunArgs ta = *args;  // the target's own role and transport settings
@@ -321,8 +330,14 @@ void add_run_command(CLI::App& app, int& exit_code) {
       if (t.transport) ta.target.transport = t.transport;
       if (!t.port_env.empty()) ta.target.port_env = t.port_env;
       ta.cooperative = ta.cooperative || t.cooperative;
-      worst = std::max(worst, run_one(ta, t, targets.size() > 1));
+      int code = run_one(ta, t, targets.size() > 1);
+      if (code == 2) untested.push_back(t.name);
+      worst = std::max(worst, code);
     }
+    // The other targets ran in full; repeat at the end which ones could not be tested at all.
+    if (!untested.empty())
+      std::cerr << fmt::format("mcpspec: {} of {} target(s) could not be tested: {}\n", untested.size(),
+                               targets.size(), fmt::join(untested, ", "));
     exit_code = worst;
   });
 }

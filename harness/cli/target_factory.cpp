@@ -70,6 +70,7 @@ scenario::TargetSpec network_target(const TargetOptions& o) {
   scenario::TargetSpec t;
   t.transport = kind;
   t.description = command.empty() ? url.text() : command + " (" + name + ", port in $" + o.port_env + ")";
+  t.spawns = !command.empty();
   t.make = [ho, command, kind](const std::string& workdir, const std::map<std::string, std::string>& env) {
     th::HttpTransportOptions opts = ho;
     if (!command.empty()) {
