@@ -87,7 +87,7 @@ std::optional<std::string> probe_server(const RunConfig& c) {
   } catch (const std::exception& e) {
     if (t) drain_stderr(*t, tail);
     if (t) t->stop();
-    return fmt::format("cannot start or reach {}: {}{}", who, e.what(), tail.text(!c.target.spawns));
+    return fmt::format("cannot start or reach {}: {}{}", who, e.what(), tail.text(c.target.spawns));
   }
   const bool stdio = c.target.transport == transport::TransportKind::Stdio;
   Deadline deadline = Deadline::after_ms(c.startup_timeout_ms);
@@ -118,7 +118,7 @@ std::optional<std::string> probe_server(const RunConfig& c) {
                             who, c.startup_timeout_ms);
   }
   t->stop();
-  if (problem) return *problem + tail.text(!c.target.spawns);
+  if (problem) return *problem + tail.text(c.target.spawns);
   return std::nullopt;
 }
 

@@ -2,7 +2,7 @@
 """No path of one particular machine in the repository.
 
 A checkout can lie anywhere, so the tree must not name where it (or the shared folder beside it)
-happened to lie when a file was written: /work/..., /root/..., /home/NAME/..., /Users/NAME/....
+happened to lie when a file was written: the trees /work, /root, /home/NAME or /Users/NAME.
 Paths are written relative to the repository (and `../shared/...` for the shared folder); documents
 outside the repository are named by title and file name. Fuzzer corpora and regression inputs are
 made-up bytes, not paths anyone wrote, and are not read.
