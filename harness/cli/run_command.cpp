@@ -7,7 +7,6 @@
 #include "harness/protocol/versions.hpp"
 #include "harness/results/baseline.hpp"
 #include "harness/results/summary.hpp"
-#include "harness/scenario/preflight.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/scenario/suite.hpp"
 #include "reports/reporter.hpp"
@@ -207,10 +206,7 @@ int run_one(const RunArgs& a, const Target& target, bool several) {
   so.baseline = baseline.empty() ? nullptr : &baseline;
   // A target that cannot be started or reached is one set-up error (exit 2), not a FAIL per scenario.
   so.config.proposed_version = protocols.front();
-  if (auto problem = scenario::preflight(so.config)) {
-    std::cerr << "mcpspec: " << *problem << "\n";
-    return 2;
-  }
+  if (!target_starts(so.config)) return 2;
   so.on_result = [&](const ScenarioResult& r) {
     for (auto& rep : reporters) rep->on_result(r);
   };

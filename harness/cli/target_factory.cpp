@@ -2,6 +2,7 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/cli/paths.hpp"
+#include "harness/scenario/preflight.hpp"
 #include "harness/transport/http/http_client_carrier.hpp"
 #include "harness/transport/http/legacy_sse_transport.hpp"
 #include "harness/transport/http/streamable_http_transport.hpp"
@@ -9,6 +10,7 @@
 #include "harness/transport/stdio_transport.hpp"
 #include "harness/transport/unix_socket_transport.hpp"
 
+#include <iostream>
 #include <stdexcept>
 
 namespace mcpspec::cli {
@@ -131,6 +133,12 @@ scenario::CarrierSpec client_carrier(const std::string& command, std::optional<t
     return std::unique_ptr<transport::ClientCarrier>(new th::HttpClientCarrier(o));
   };
   return c;
+}
+
+bool target_starts(const scenario::RunConfig& config) {
+  auto problem = scenario::preflight(config);
+  if (problem) std::cerr << "mcpspec: " << *problem << "\n";
+  return !problem;
 }
 
 CLI::Option* add_transport_option(CLI::App* cmd, std::optional<transport::TransportKind>& into, const std::string& help) {

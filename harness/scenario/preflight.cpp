@@ -16,6 +16,9 @@ constexpr int kExitGraceMs = 2000;
 // The stderr lines quoted, and their length bound (the line must stay one readable line).
 constexpr std::size_t kStderrLines = 3;
 constexpr std::size_t kStderrChars = 400;
+// The exit codes of /bin/sh when it cannot run the command it was given.
+constexpr int kShellCannotExecute = 126;
+constexpr int kShellNotFound = 127;
 
 // The last lines the target wrote to stderr, for the one-line report.
 class StderrTail {
@@ -137,15 +140,21 @@ std::optional<std::string> probe_client(const RunConfig& c) {
     if (t) t->stop();
     return fmt::format("cannot start {}: {}{}", who, e.what(), tail.text());
   }
-  // Once the client has reached its server it has started; what it sends is the scenarios' to judge.
+  // Once the client has reached its server it has started; what it sends is the scenarios' to judge,
+  // and so is a client that ran and ended without reaching it (see below).
   Deadline deadline = Deadline::after_ms(c.startup_timeout_ms);
   std::optional<std::string> problem;
   while (!problem && t->connections() == 0) {
     Event e = t->receive(deadline);
     if (e.type == Event::Type::Frame) break;
     if (e.type == Event::Type::Stderr) tail.add(e.text);
-    if (e.type == Event::Type::Exited && t->connections() == 0)
-      problem = fmt::format("{} ended ({}) without reaching its server", who, e.text);
+    if (e.type == Event::Type::Exited) {
+      // Only a command the shell could not run (126: not executable, 127: not found) is a set-up
+      // error. A client that ran and gave up before reaching its server (a configured server
+      // failed, it aborted) is behaviour the scenarios judge, each saying it never connected.
+      if (!e.status || (e.status->code != kShellCannotExecute && e.status->code != kShellNotFound)) break;
+      problem = fmt::format("{} could not be started ({}) and never reached its server", who, e.text);
+    }
     if (e.type == Event::Type::Timeout)
       problem = fmt::format("{} did not reach its server within {} ms (--startup-timeout-ms)", who,
                             c.startup_timeout_ms);

@@ -11,6 +11,8 @@ import re
 import sys
 import tempfile
 
+import tree_check
+
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
 
@@ -108,19 +110,6 @@ def self_test():
     return 0
 
 
-def main():
-    if sys.argv[1:] == ["--self-test"]:
-        return self_test()
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    problems = check(sys.argv[1])
-    if problems:
-        print("\n".join(problems))
-        return 1
-    print("every page under docs/ is reachable from docs/README.md; every relative link resolves")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(tree_check.main(__doc__, check, self_test,
+                             "every page under docs/ is reachable from docs/README.md; every relative link resolves"))

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 
+import tree_check
+
 # Preceded by neither a word character nor a URL or path character, so "https://x.org/work/" or
 # "docs/home/" do not count; /tmp is every machine's and is allowed.
 MACHINE_PATH = re.compile(r"(?<![\w.:/~$-])/(?:work|root|home/[\w.-]+|Users/[\w.-]+)/")
@@ -75,20 +77,6 @@ def self_test():
     return 0
 
 
-def main():
-    if sys.argv[1:] == ["--self-test"]:
-        return self_test()
-    if len(sys.argv) != 2:
-        print(__doc__)
-        return 2
-    hits = scan(sys.argv[1])
-    if hits:
-        print("paths of a particular machine (write them relative to the repository, or ../shared/...):")
-        print("\n".join(hits))
-        return 1
-    print("no machine path in the tree")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(tree_check.main(__doc__, scan, self_test, "no machine path in the tree",
+                             "paths of a particular machine (write them relative to the repository, or ../shared/...):"))

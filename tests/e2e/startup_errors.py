@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """A target that cannot be started or reached is one clear error before the suite, exit status 2.
 
-Each case runs `mcpspec run` against a broken target and checks: exit status 2, stderr is exactly
+Each case runs `mcpspec run` (or `mcpspec fuzz`) against a broken target and checks: exit status 2, stderr is exactly
 one line starting "mcpspec:" that names the cause (the command or URL and what went wrong), and no
 scenario result was printed. The controls check that the start-up probe lets a working server and
-a working client through (exit 0), and that in a run over a targets file a target that cannot start
+a working client through (exit 0), that a client that runs and gives up before reaching its server
+is judged by the scenarios (exit 1), and that in a run over a targets file a target that cannot start
 does not hide the results of the others.
 
   startup_errors.py BINDIR SOURCEDIR CASE
@@ -17,6 +18,7 @@ import sys
 import tempfile
 
 PING = "scenarios/mcp/ping/answered-with-empty-result.json"
+CLIENT_SCENARIO = "scenarios/mcp/client/lifecycle/initialize-request-shape.json"
 
 
 def free_port():
@@ -26,15 +28,15 @@ def free_port():
         return s.getsockname()[1]
 
 
-def mcpspec(bindir, *args):
-    done = subprocess.run([os.path.join(bindir, "mcpspec"), "run", *args], stdout=subprocess.PIPE,
+def mcpspec(bindir, *args, command="run"):
+    done = subprocess.run([os.path.join(bindir, "mcpspec"), command, *args], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, timeout=120)
     return done.returncode, done.stdout, done.stderr
 
 
-def one_line_error(bindir, args, needles):
+def one_line_error(bindir, args, needles, command="run"):
     """None when the run exits 2 with one stderr line containing every needle, else why not."""
-    code, out, err = mcpspec(bindir, *args)
+    code, out, err = mcpspec(bindir, *args, command=command)
     lines = err.splitlines()
     problems = []
     if code != 2:
@@ -78,10 +80,16 @@ def targets_file_case(bindir, src):
         return None
 
 
-def control(bindir, args):
+def fuzz_case(bindir):
+    with tempfile.TemporaryDirectory() as d:
+        return one_line_error(bindir, ["--server", "/nonexistent/mcp-server", "--duration", "5", "-q", "--findings", d],
+                              ["`/nonexistent/mcp-server`", "exit code 127", "not found"], command="fuzz")
+
+
+def control(bindir, args, expected=0):
     code, out, err = mcpspec(bindir, *args)
-    if code != 0:
-        return f"a working target exits {code}, expected 0\n--- stdout:\n{out}--- stderr:\n{err}"
+    if code != expected or "mcpspec: " in err:
+        return f"the run exits {code}, expected {expected} with no start-up error\n--- stdout:\n{out}--- stderr:\n{err}"
     return None
 
 
@@ -114,12 +122,18 @@ def main():
         "client-cannot-start": lambda: one_line_error(
             bindir, ["--client", "/nonexistent/mcp-client --server {server}",
                      "scenarios/mcp/client/lifecycle"],
-            ["`/nonexistent/mcp-client --server {server}`", "exit code 127", "without reaching its server"]),
+            ["`/nonexistent/mcp-client --server {server}`", "exit code 127", "could not be started"]),
+        # The live fuzzer makes the same check instead of reporting a crash finding.
+        "fuzz-command-not-found": lambda: fuzz_case(bindir),
         "targets-file": lambda: targets_file_case(bindir, src),
         # Controls: working targets pass the probe (a server that is silent until spoken to, a client).
         "control-server": lambda: control(bindir, ["--server", os.path.join(bindir, "mcpspec-testserver"), PING]),
         "control-client": lambda: control(bindir, ["--client", os.path.join(bindir, "mcpspec-testclient") +
                                                    " -- {server}", "scenarios/mcp/client/lifecycle"]),
+        # A client that runs and gives up before reaching its server is behaviour the scenarios
+        # judge (a FAIL each, exit 1), not a set-up error.
+        "control-client-gives-up": lambda: control(
+            bindir, ["--client", "echo 'giving up on {server}' >&2; exit 1", CLIENT_SCENARIO], expected=1),
     }
     if case not in cases:
         print(f"unknown case {case}; known: {', '.join(cases)}")
