@@ -21,6 +21,7 @@ A renamed option, a moved file or a changed exit status makes the block fail.
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -66,14 +67,17 @@ def scratch_root(src, build):
 
 
 def run_block(root, script, env):
+    """(exit status, output) of one block; None as the status when it overran (its whole process
+    group is killed, so no server it started outlives the test)."""
+    p = subprocess.Popen(["bash", "-e", "-c", script], cwd=root, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, start_new_session=True)
     try:
-        done = subprocess.run(["bash", "-e", "-c", script], cwd=root, env=env, stdout=subprocess.PIPE,
-                              stderr=subprocess.STDOUT, text=True, timeout=BLOCK_TIMEOUT_S,
-                              start_new_session=True)
-        return done.returncode, done.stdout
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        return None, out + f"\n[timed out after {BLOCK_TIMEOUT_S} s]"
+        out, _ = p.communicate(timeout=BLOCK_TIMEOUT_S)
+        return p.returncode, out
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        return None, (out or "") + f"\n[timed out after {BLOCK_TIMEOUT_S} s]"
 
 
 def run_pages(src, build, pages):
