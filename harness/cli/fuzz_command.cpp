@@ -48,13 +48,17 @@ struct FuzzArgs {
   bool quiet = false;
 };
 
-fuzz::TransportFactory make_factory(const FuzzArgs& a) {
+scenario::TargetSpec fuzz_target(const FuzzArgs& a) {
   TargetOptions o = a.target;
   o.stop_grace_ms = 200;
   // The fuzzer sends initialize requests as fuzz; a server that opens a new session for each
   // must not pull the campaign out of the session it performed the handshake in.
   o.keep_session = true;
-  auto spec = std::make_shared<scenario::TargetSpec>(server_target(o));
+  return server_target(o);
+}
+
+fuzz::TransportFactory make_factory(const scenario::TargetSpec& target) {
+  auto spec = std::make_shared<scenario::TargetSpec>(target);
   return [spec] { return spec->make("", {}); };
 }
 
@@ -66,8 +70,9 @@ int run_fuzz(const FuzzArgs& a) {
   if (!protocol::is_known_version(a.protocol))
     throw UsageError("--protocol " + a.protocol + ": not a version mcpspec knows");
 
+  const scenario::TargetSpec target = fuzz_target(a);
   fuzz::CampaignOptions o;
-  o.make = make_factory(a);
+  o.make = make_factory(target);
   o.target = a.target.url.empty() ? a.target.server : a.target.url;
   o.version = a.protocol;
   o.schemas = &protocol::SchemaRegistry::builtin();
@@ -101,6 +106,13 @@ int run_fuzz(const FuzzArgs& a) {
   std::error_code ec;
   fs::create_directories(a.findings, ec);
   if (ec || !fs::is_directory(a.findings)) throw UsageError("--findings " + a.findings + ": cannot create the folder");
+
+  // A target that cannot start is one line and exit 2, as for `mcpspec run`, not a crash finding.
+  scenario::RunConfig probe;
+  probe.target = target;
+  probe.proposed_version = a.protocol;
+  probe.startup_timeout_ms = a.target.url.empty() || !a.target.server.empty() ? a.target.startup_timeout_ms : a.timeout_ms;
+  if (!target_starts(probe)) return 2;
 
   bool tty = ::isatty(2);
   if (!a.quiet)

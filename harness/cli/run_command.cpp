@@ -16,6 +16,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -219,6 +220,9 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
   so.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
   so.strict = a.strict;
   so.baseline = baseline.empty() ? nullptr : &baseline;
+  // A target that cannot be started or reached is one set-up error (exit 2), not a FAIL per scenario.
+  so.config.proposed_version = protocols.front();
+  if (!target_starts(so.config)) return 2;
   so.on_result = [&](const ScenarioResult& r) {
     for (auto& rep : reporters) rep->on_result(r);
   };
@@ -266,6 +270,7 @@ int run_targets(const RunArgs& args, const std::vector<Target>& targets) {
     if (spec.rfind("html:", 0) == 0 && spec != "html:-" && targets.size() > 1) matrices.push_back(spec.substr(5));
   std::vector<reports::HtmlRun> runs;
   int worst = 0;
+  std::vector<std::string> untested;
   for (const auto& t : targets) {
     std::cout << fmt::format("\n=== target {}: {}\n", t.name,
                              !t.client.empty() ? "client " + t.client : !t.server.empty() ? t.server : t.url);
@@ -278,9 +283,15 @@ int run_targets(const RunArgs& args, const std::vector<Target>& targets) {
     ta.target.headers = t.headers;
     ta.cooperative = ta.cooperative || t.cooperative;
     reports::HtmlRun run;
-    worst = std::max(worst, run_one(ta, t, targets.size() > 1, matrices.empty() ? nullptr : &run));
+    int code = run_one(ta, t, targets.size() > 1, matrices.empty() ? nullptr : &run);
+    if (code == 2) untested.push_back(t.name);
+    worst = std::max(worst, code);
     if (!matrices.empty()) runs.push_back(std::move(run));
   }
+  // The other targets ran in full; repeat at the end which ones could not be tested at all.
+  if (!untested.empty())
+    std::cerr << fmt::format("mcpspec: {} of {} target(s) could not be tested: {}\n", untested.size(), targets.size(),
+                             fmt::join(untested, ", "));
   for (const auto& path : matrices) {
     try {
       reports::write_report(path, "html", reports::html_matrix_page(runs));

@@ -2,6 +2,7 @@
 
 #include "harness/cli/commands.hpp"
 #include "harness/cli/paths.hpp"
+#include "harness/scenario/preflight.hpp"
 #include "harness/transport/http/http_client_carrier.hpp"
 #include "harness/transport/http/legacy_sse_transport.hpp"
 #include "harness/transport/http/streamable_http_transport.hpp"
@@ -9,6 +10,7 @@
 #include "harness/transport/stdio_transport.hpp"
 #include "harness/transport/unix_socket_transport.hpp"
 
+#include <iostream>
 #include <stdexcept>
 
 namespace mcpspec::cli {
@@ -71,6 +73,7 @@ scenario::TargetSpec network_target(const TargetOptions& o) {
   scenario::TargetSpec t;
   t.transport = kind;
   t.description = command.empty() ? url.text() : command + " (" + name + ", port in $" + o.port_env + ")";
+  t.spawns = !command.empty();
   t.make = [ho, command, kind](const std::string& workdir, const std::map<std::string, std::string>& env) {
     th::HttpTransportOptions opts = ho;
     if (!command.empty()) {
@@ -131,6 +134,12 @@ scenario::CarrierSpec client_carrier(const std::string& command, std::optional<t
     return std::unique_ptr<transport::ClientCarrier>(new th::HttpClientCarrier(o));
   };
   return c;
+}
+
+bool target_starts(const scenario::RunConfig& config) {
+  auto problem = scenario::preflight(config);
+  if (problem) std::cerr << "mcpspec: " << *problem << "\n";
+  return !problem;
 }
 
 CLI::Option* add_transport_option(CLI::App* cmd, std::optional<transport::TransportKind>& into, const std::string& help) {

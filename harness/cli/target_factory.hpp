@@ -34,6 +34,10 @@ scenario::TargetSpec server_target(const TargetOptions& o);
 scenario::CarrierSpec client_carrier(const std::string& command, std::optional<transport::TransportKind> transport,
                                      const std::string& bridge_program, std::size_t max_message_bytes);
 
+// The start-up probe of run and fuzz (scenario/preflight.hpp): false, after printing its one line
+// "mcpspec: ..." on stderr, when the target cannot be started or reached (the caller exits 2).
+bool target_starts(const scenario::RunConfig& config);
+
 // The options run and fuzz share, parsed once into their types: --transport NAME (stdio, http,
 // sse, ws) and --call-tools (none, readonly, all).
 CLI::Option* add_transport_option(CLI::App* cmd, std::optional<transport::TransportKind>& into, const std::string& help);

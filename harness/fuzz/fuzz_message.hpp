@@ -14,7 +14,7 @@ class SchemaRegistry;
 
 namespace mcpspec::fuzz {
 
-// Why a specific error code is owed (see /work/shared/mcp-spec/ERROR_CODES.md).
+// Why a specific error code is owed (see ../shared/mcp-spec/ERROR_CODES.md).
 enum class Demand {
   None,           // any answer the spec allows
   ParseError,     // bytes that are not JSON: -32700

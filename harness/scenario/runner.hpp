@@ -24,6 +24,7 @@ class RequirementCatalog;
 struct TargetSpec {
   std::string description;  // for reports: the command or URL as the user gave it
   transport::TransportKind transport = transport::TransportKind::Stdio;
+  bool spawns = true;       // false: a running server reached by URL (no process, no stderr of ours)
   std::function<std::unique_ptr<transport::Transport>(const std::string& workdir,
                                                       const std::map<std::string, std::string>& env)>
       make;

@@ -15,7 +15,7 @@ if "-help=1" in args or any(a.startswith("-merge=") for a in args):
 if any(a.startswith("-max_total_time=") for a in args) and "-minimize_crash=1" not in args:
     named = "-print_pcs=1" in args
     if named:
-        print("\tNEW_PC: 0x5501 in LLVMFuzzerTestOneInput /work/main/fuzz/targets/x_fuzz.cpp:20:5")
+        print("\tNEW_PC: 0x5501 in LLVMFuzzerTestOneInput /src/mcpspec/fuzz/targets/x_fuzz.cpp:20:5")
     print("#2\tINITED cov: 10 ft: 20 corp: 1/6b exec/s: 0 rss: 29Mb")
     if named:
         print("\tNEW_PC: 0x5502 in std::__detail::_Compiler<std::__cxx11::regex_traits<char> >::_M_atom() "
@@ -37,9 +37,9 @@ print(f"Running: {paths[-1]}")
 if data.startswith(b"CRASH"):
     print("==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x602000000011")
     print("    #0 0x55d1 in __asan_memcpy /build/llvm/asan_interceptors.cpp:22")
-    print("    #1 0x55d2 in mcpspec::scenario::load_step(nlohmann::json const&) /work/main/harness/scenario/loader.cpp:120:7")
-    print("    #2 0x55d3 in mcpspec::scenario::load(std::string const&) /work/main/harness/scenario/loader.cpp:300:3")
-    print("    #3 0x55d4 in LLVMFuzzerTestOneInput /work/main/fuzz/targets/x_fuzz.cpp:20:5")
+    print("    #1 0x55d2 in mcpspec::scenario::load_step(nlohmann::json const&) /src/mcpspec/harness/scenario/loader.cpp:120:7")
+    print("    #2 0x55d3 in mcpspec::scenario::load(std::string const&) /src/mcpspec/harness/scenario/loader.cpp:300:3")
+    print("    #3 0x55d4 in LLVMFuzzerTestOneInput /src/mcpspec/fuzz/targets/x_fuzz.cpp:20:5")
     sys.exit(1)
 if data.startswith(b"INVARIANT"):
     print("fuzz invariant violated at x_fuzz.cpp:31: generation is deterministic")

@@ -177,8 +177,8 @@ class Signatures(unittest.TestCase):
     def test_frames_skip_sanitizer_noise_and_argument_lists(self):
         text = ("==1==ERROR: AddressSanitizer: stack-overflow on address 0x1\n"
                 "    #0 0x1 in __asan_memcpy /llvm/asan.cpp:1\n"
-                "    #1 0x2 in f(int) /work/a.cpp:5:2\n"
-                "    #2 0x3 in g() /work/b.cpp:9\n")
+                "    #1 0x2 in f(int) /src/a.cpp:5:2\n"
+                "    #2 0x3 in g() /src/b.cpp:9\n")
         kind, frames = campaign.signature(text)
         self.assertEqual(kind, "AddressSanitizer stack-overflow")
         self.assertEqual(frames, ["f a.cpp:5", "g b.cpp:9"])

@@ -24,7 +24,7 @@ const json kVars = json::parse(R"({
   "tools": [{"name": "echo", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}},
                                              "required": ["text"]}},
             {"name": "add"}],
-  "env": {"HOME": "/home/me"},
+  "env": {"HOME": "/srv/me"},
   "dotted.key": "unreachable"
 })");
 
@@ -57,7 +57,7 @@ TEST_CASE("references inside longer strings insert text", "[substitute]") {
   CHECK(sub(R"("${count} items, ${flag}, ${nothing}")") == json("3 items, true, null"));
   CHECK(sub(R"("caps: ${init.capabilities.tools}")") == json(R"(caps: {"listChanged":true})"));
   CHECK(sub(R"("${tools.0.name}-${tools.1.name}")") == json("echo-add"));
-  CHECK(sub(R"("${env.HOME}/x")") == json("/home/me/x"));
+  CHECK(sub(R"("${env.HOME}/x")") == json("/srv/me/x"));
 }
 
 TEST_CASE("values are walked everywhere, keys are left alone", "[substitute]") {
