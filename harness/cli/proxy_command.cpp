@@ -54,7 +54,8 @@ void add_proxy_command(CLI::App& app, int& exit_code) {
       "proxy", "Stand between an MCP host and a stdio server: forward everything, report rule violations");
   cmd->add_option("--record", a->record, "Write a JSONL trace of every line to FILE (docs/proxy.md)");
   cmd->add_option("--findings", a->findings, "Write the finding lines to FILE instead of standard error");
-  cmd->add_option("--report", a->reports, "Write a report at the end: json:PATH, junit:PATH, md:PATH, html:PATH");
+  cmd->add_option("--report", a->reports, "Write a report at the end: json:PATH, junit:PATH, md:PATH, html:PATH")
+      ->allow_extra_args(false);
   cmd->add_option("--shutdown-ms", a->shutdown_ms,
                   "After the host closes stdin: how long the server may take to exit before SIGTERM")
       ->check(CLI::Range(1, 600000))

@@ -87,7 +87,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--sender", a->sender, "Who sent the --messages")->check(CLI::IsMember({"client", "server"}));
   cmd->add_option("--trace", a->trace, "A JSONL trace written by mcpspec proxy --record, judged offline")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--report", a->reports, "With --trace: write a report (json:PATH, junit:PATH, md:PATH, html:PATH)");
+  cmd->add_option("--report", a->reports, "With --trace: write a report (json:PATH, junit:PATH, md:PATH, html:PATH)")
+      ->allow_extra_args(false);
   cmd->callback([a, &exit_code] {
     if (!a->trace.empty()) {
       exit_code = validate_trace(*a);

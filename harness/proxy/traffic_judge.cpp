@@ -120,7 +120,9 @@ void TrafficJudge::judge_message(Direction dir, const std::string& text, std::ve
   // The version in force before this message: its own handshake answer applies from the next one.
   std::string version = this->version();
   auto judged = judges.inbound(msg, c, version);
-  hears.outbound(msg, c, false);
+  // An invalid message (a null id, a broken envelope) may get an id-less error back: the
+  // receiver's monitors count it as the harness counts its own deliberately invalid messages.
+  hears.outbound(msg, c, !c.problems.empty());
   for (const auto& f : judged.findings) add(out, f, dir, received);
   bool checkable = c.kind != protocol::Kind::Invalid;
   if (!checkable) return;
