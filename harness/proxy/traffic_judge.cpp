@@ -86,6 +86,7 @@ std::vector<TrafficFinding> TrafficJudge::judge(Direction dir, const std::string
   std::vector<TrafficFinding> out;
   log(wire_dir(dir), text, t_ms);
   if (dir == Direction::Stderr) return out;
+  now_ms_ = t_ms;
   ++index_;
   judge_message(dir, text, out);
   return out;
@@ -110,7 +111,7 @@ void TrafficJudge::judge_message(Direction dir, const std::string& text, std::ve
   }
   if (read.status != protocol::PeerJson::Status::Ok) {
     // Too deep or a number beyond a double: mcpspec cannot hold it, so it is noted, not judged.
-    event(fmt::format("message #{} could not be read: {}", index_, read.detail), 0);
+    event(fmt::format("message #{} could not be read: {}", index_, read.detail), now_ms_);
     return;
   }
   const auto& msg = read.value;

@@ -65,6 +65,7 @@ class TrafficJudge {
   monitor::Monitors server_side_;  // judges what the server sends
   monitor::Monitors client_side_;  // judges what the client sends
   int index_ = 0;
+  double now_ms_ = 0;  // t_ms of the message being judged
   std::size_t findings_seen_ = 0;
   std::set<std::string> reported_;  // monitor|message: one finding per distinct problem
   std::vector<Finding> findings_;
