@@ -4,8 +4,9 @@
     proxy_stdio.py BINDIR server-fault NAME   a scripted client talks to mcpspec-testserver --fault NAME
                                               through the proxy: the fault is a finding on a server
                                               line, the client's transcript is byte-identical to a
-                                              direct run, and the recorded trace judged offline by
-                                              `validate --trace` gives the same finding lines
+                                              direct run, the recorded trace judged offline by
+                                              `validate --trace` gives the same finding lines, and
+                                              the JSON report is valid (report merge reads it)
     proxy_stdio.py BINDIR server-correct      the same with no fault: no finding at all
     proxy_stdio.py BINDIR client-fault NAME   mcpspec-testclient --fault NAME behind the proxy: the
                                               client's fault is a finding on a client line
@@ -129,6 +130,11 @@ def server_case(bindir, fault):
         live = finding_lines(findings)
         if not all(l.startswith(PREFIX + "#") for l in live):
             fail(f"finding lines must start with '{PREFIX}#N': {live}")
+        # `report merge` reads a JSON report only when it validates against docs/report-schema.json.
+        merged = subprocess.run([mcpspec, "report", "merge", report, "--html", os.path.join(d, "page.html")],
+                                capture_output=True, text=True, timeout=DEADLINE_S)
+        if merged.returncode != 0:
+            fail(f"the proxy's JSON report is not a valid report: {merged.stderr}")
         with open(report) as f:
             results = json.load(f)["results"]
         if len(results) != 1 or len(results[0]["findings"]) != len(live):
