@@ -210,6 +210,7 @@ StdioProxyOutcome run_stdio_proxy(const StdioProxyOptions& o, TrafficJudge& judg
   std::optional<transport::ExitStatus> status;
   while (!(status = child.poll_exit())) {
     if ((s.host_closed_stdin || s.host_gone) && !shutdown) shutdown = Deadline::after_ms(o.shutdown_ms);
+    if (shutdown && shutdown->passed() && signals_sent == 2) break;  // not even SIGKILL ended it yet
     if (shutdown && shutdown->passed() && signals_sent < 2) {
       int sig = signals_sent == 0 ? SIGTERM : SIGKILL;
       s.event(fmt::format("the server did not exit within {} ms: sending {}", o.shutdown_ms,
@@ -227,6 +228,9 @@ StdioProxyOutcome run_stdio_proxy(const StdioProxyOptions& o, TrafficJudge& judg
   s2c.join();
   err.join();
   child.terminate(kTerminateGraceMs);  // the rest of the group, reaped
+  if (!status) status = child.poll_exit();
+  // A process that outlives SIGKILL (stuck in the kernel) is reported as killed; we do not wait on.
+  if (!status) status = transport::ExitStatus{-1, SIGKILL};
   s.judge_queued();
   s.event("server " + status->text());
 

@@ -14,7 +14,8 @@
                                               reach the server unchanged; the server's exit status is
                                               the proxy's
     proxy_stdio.py BINDIR reaped              a server that ignores its stdin closing and leaves a
-                                              grandchild: the proxy ends (bounded) and both are gone
+                                              grandchild: the proxy ends (bounded) and both are gone;
+                                              one that also ignores SIGTERM ends by SIGKILL
     proxy_stdio.py BINDIR bad-input           usage errors and a malformed trace name what is wrong
 """
 import json
@@ -215,6 +216,16 @@ def reaped_case(bindir):
         for pid in pids:
             if not wait_until_gone(pid, 5):
                 fail(f"process {pid} of the server's group is still running")
+        # A server that ignores SIGTERM too: SIGKILL 500 ms later.
+        stubborn = f"trap '' TERM; echo $$ > {pidfile}; while :; do sleep 1; done"
+        r = subprocess.run([mcpspec, "proxy", "--shutdown-ms", "200", "--", "exec", "sh", "-c", stubborn],
+                           input=b"", capture_output=True, timeout=DEADLINE_S)
+        if r.returncode != 128 + 9:
+            fail(f"a server that ignores SIGTERM should end by SIGKILL (exit 137), the proxy exited {r.returncode}")
+        with open(pidfile) as f:
+            pid = int(f.read())
+        if not wait_until_gone(pid, 5):
+            fail(f"the stubborn server {pid} is still running")
         print("ok")
 
 
