@@ -79,7 +79,7 @@ int validate_messages(const ValidateArgs& a) {
 
 void add_validate_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<ValidateArgs>();
-  auto* cmd = app.add_subcommand("validate", "Check scenario files (or, with --messages, JSON-RPC messages)");
+  auto* cmd = app.add_subcommand("validate", "Check scenario files (or, with --messages, JSON-RPC messages; with --trace, a proxy trace)");
   cmd->add_option("paths", a->paths, "Scenario files or folders");
   cmd->add_option("--messages", a->messages, "A file with one JSON-RPC message per line to validate")
       ->check(CLI::ExistingFile);
