@@ -72,13 +72,6 @@ struct Target {
   std::vector<std::pair<std::string, std::string>> headers;  // a network server's request headers (--config)
 };
 
-std::string iso_now() {
-  std::time_t t = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return buf;
-}
-
 // The bundled default: scenarios/targets.json names our reference servers and their suites.
 std::vector<Target> default_targets(const std::string& file) {
   std::ifstream in(file);

@@ -1,5 +1,7 @@
-// `mcpspec validate`: check scenario files, or check JSON-RPC messages against a protocol version.
+// `mcpspec validate`: check scenario files, check JSON-RPC messages against a protocol version, or
+// judge a recorded proxy trace offline exactly as `mcpspec proxy` judged it live.
 #include "harness/cli/commands.hpp"
+#include "harness/cli/traffic_report.hpp"
 #include "harness/protocol/peer_json.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/protocol/versions.hpp"
@@ -21,7 +23,28 @@ struct ValidateArgs {
   std::string messages;       // a JSONL file of messages
   std::string protocol = protocol::latest_version();
   std::string sender = "server";
+  std::string trace;          // a JSONL trace of `mcpspec proxy --record`
+  std::vector<std::string> reports;
 };
+
+// Feeds every entry of the trace to the same judge the live proxy uses: the same findings, with
+// the same message indexes, on standard output. Exit 1 when any finding is a MUST.
+int validate_trace(const ValidateArgs& a) {
+  check_report_specs(a.reports);
+  std::vector<proxy::TraceEntry> entries;
+  try {
+    entries = proxy::read_trace(a.trace);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
+  FindingSink sink("-", "");
+  proxy::TrafficJudge judge;
+  for (const auto& e : entries)
+    for (const auto& f : judge.judge(e.dir, e.text, e.t_ms)) sink.write(f);
+  std::cout << fmt::format("{} trace line(s), {} finding(s)\n", entries.size(), judge.findings_seen());
+  write_traffic_reports(a.reports, judge, a.trace, entries.empty() ? 0 : entries.back().t_ms);
+  return sink.any_must() ? 1 : 0;
+}
 
 int validate_messages(const ValidateArgs& a) {
   std::ifstream in(a.messages);
@@ -56,13 +79,21 @@ int validate_messages(const ValidateArgs& a) {
 
 void add_validate_command(CLI::App& app, int& exit_code) {
   auto a = std::make_shared<ValidateArgs>();
-  auto* cmd = app.add_subcommand("validate", "Check scenario files (or, with --messages, JSON-RPC messages)");
+  auto* cmd = app.add_subcommand("validate", "Check scenario files (or, with --messages, JSON-RPC messages; with --trace, a proxy trace)");
   cmd->add_option("paths", a->paths, "Scenario files or folders");
   cmd->add_option("--messages", a->messages, "A file with one JSON-RPC message per line to validate")
       ->check(CLI::ExistingFile);
   cmd->add_option("--protocol", a->protocol, "Protocol version for --messages")->capture_default_str();
   cmd->add_option("--sender", a->sender, "Who sent the --messages")->check(CLI::IsMember({"client", "server"}));
+  cmd->add_option("--trace", a->trace, "A JSONL trace written by mcpspec proxy --record, judged offline")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--report", a->reports, "With --trace: write a report (json:PATH, junit:PATH, md:PATH, html:PATH)")
+      ->allow_extra_args(false);
   cmd->callback([a, &exit_code] {
+    if (!a->trace.empty()) {
+      exit_code = validate_trace(*a);
+      return;
+    }
     if (!a->messages.empty()) {
       exit_code = validate_messages(*a);
       return;

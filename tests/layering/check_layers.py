@@ -5,7 +5,7 @@
     check_layers.py --self-test   prove the check catches a wrong include in a made-up tree
 
 The layers, lowest first (docs/architecture.md): util -> jsonschema -> protocol -> monitor, transport -> results ->
-scenario -> run, fuzz -> cli, with reports reading results (and util) only. A folder may include its
+scenario -> run, fuzz, proxy -> cli, with reports reading results (and util) only. A folder may include its
 own layer and the layers this table lists for it; anything else is a design bug.
 """
 import os
@@ -27,9 +27,13 @@ ALLOWED = {
                      "harness/results", "harness/scenario"],
     "harness/run": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
                     "harness/results", "harness/scenario"],
+    # the proxy sits beside run and fuzz: it judges traffic with the monitors (and the scenario
+    # layer's requirement catalog for levels); it runs no scenarios.
+    "harness/proxy": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor",
+                      "harness/transport", "harness/results", "harness/scenario"],
     "reports": ["harness/util", "harness/jsonschema", "harness/results"],
     "harness/cli": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
-                    "harness/results", "harness/scenario", "harness/run", "harness/fuzz", "reports"],
+                    "harness/results", "harness/scenario", "harness/run", "harness/fuzz", "harness/proxy", "reports"],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
