@@ -38,7 +38,9 @@ MAX_RSS_MB = 300
 
 
 def server(mode):
-    return f"{shlex.quote(sys.executable)} {shlex.quote(os.path.join(HERE, 'hostile_server.py'))} {mode}"
+    # exec: without it /bin/sh stays the target's parent and holds its stdout open, so a target that
+    # closes stdout would not be seen doing so.
+    return f"exec {shlex.quote(sys.executable)} {shlex.quote(os.path.join(HERE, 'hostile_server.py'))} {mode}"
 
 
 def client(mode):
@@ -57,7 +59,7 @@ CASES = {
     "server/fork-and-exit": ("server", "fork-and-exit", [PING], {1}, "did not arrive within"),
     "server/ignore-term": ("server", "ignore-term", ["scenarios/mcp/stdio", PING], {0, 1}, "did not exit within"),
     "server/exit-mid-message": ("server", "exit-mid-message", [PING], {1}, "the target ended"),
-    "server/close-stdout": ("server", "close-stdout", [PING], {2}, "initialize"),
+    "server/close-stdout": ("server", "close-stdout", [PING], {2}, "closed its output before answering initialize"),
     "server/wrong-ids": ("server", "wrong-ids", [PING], {1}, "matches no request"),
     "server/notification-storm": ("server", "notification-storm", [PING], {0, 1}, " passed"),
     "fuzz/hang": ("fuzz", "hang", [], {2}, "initialize"),

@@ -25,7 +25,8 @@ def answer(msg):
     if "id" not in msg or "method" not in msg:
         return None
     if msg["method"] == "initialize":
-        result = {"protocolVersion": msg.get("params", {}).get("protocolVersion", "2025-11-25"),
+        params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
+        result = {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
                   "capabilities": {"logging": {}}, "serverInfo": {"name": "hostile", "version": "1"}}
         return {"jsonrpc": "2.0", "id": msg["id"], "result": result}
     if msg["method"] == "ping":
@@ -126,7 +127,8 @@ def close_stdout():
 
 def wrong_ids():
     def shift(reply):
-        reply["id"] = (reply["id"] + 1000) if isinstance(reply["id"], int) else reply["id"] + "-never-asked"
+        asked = reply["id"]
+        reply["id"] = asked + 1000 if isinstance(asked, int) else f"{asked}-never-asked"
         return reply
     # Start-up needs one message back: the first answer also goes out with an id never asked.
     serve(shift)
