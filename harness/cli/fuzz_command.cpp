@@ -158,6 +158,14 @@ int run_fuzz(const FuzzArgs& a) {
   for (const auto& e : result.errors) std::cout << "ERROR " << e << "\n";
   std::cout << result.findings.size() << " finding(s); report: " << md_path << ", " << json_path << "\n";
   if (!result.errors.empty() && result.stats.messages == 0) return 2;
+  // Sessions that never got past initialize (a target flooding junk, or one line past the size
+  // limit, answers the start-up probe but not the handshake) sent nothing: "0 findings" would
+  // read as a clean target, so this is a target that could not be fuzzed (tests/hostile/).
+  if (result.stats.messages == 0 && result.findings.empty()) {
+    std::cerr << "mcpspec fuzz: no message was sent: no session got past the handshake (restarts:"
+              << (restarts.empty() ? " none" : restarts) << ")\n";
+    return 2;
+  }
   return result.findings.empty() ? 0 : 1;
 }
 

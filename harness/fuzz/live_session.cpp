@@ -14,6 +14,18 @@ namespace {
 // History indexes of our own probes (initialize, liveness pings) lie far above any real history.
 constexpr std::size_t kProbeBase = std::size_t{1} << 60;
 constexpr std::size_t kStderrTail = 20;
+constexpr std::size_t kMaxPending = 256;
+
+// Adds what the target's output showed, unless the same misbehaviour is already waiting to be
+// judged. A target flooding junk lines made one anomaly per line, and a handshake that never
+// completes is judged only after --startup-timeout-ms: the list grew to hundreds of MB
+// (tests/hostile/, fuzz/flood-stdout). The campaign keeps one finding per key anyway.
+void add_pending(std::vector<Anomaly>& out, Anomaly a) {
+  if (out.size() >= kMaxPending) return;
+  for (const auto& o : out)
+    if (o.key() == a.key()) return;
+  out.push_back(std::move(a));
+}
 }  // namespace
 
 LiveSession::LiveSession(TransportFactory make, SessionSettings settings)
@@ -138,7 +150,7 @@ bool LiveSession::pump(Deadline deadline, std::vector<Anomaly>& out) {
       if (stderr_tail_.size() > kStderrTail) stderr_tail_.pop_front();
       return true;
     case T::Oversize:
-      out.push_back(tracker_.oversize(ev.text));
+      add_pending(out, tracker_.oversize(ev.text));
       return true;
     case T::Closed:
       on_gone(out, std::nullopt, "closed its output");
@@ -159,7 +171,7 @@ bool LiveSession::pump(Deadline deadline, std::vector<Anomaly>& out) {
 void LiveSession::on_frame(const std::string& text, std::vector<Anomaly>& out) {
   ++frames_in_;
   auto r = tracker_.on_frame(text, Clock::now());
-  for (auto& a : r.anomalies) out.push_back(std::move(a));
+  for (auto& a : r.anomalies) add_pending(out, std::move(a));
   if (r.latency_us) latency_.add(*r.latency_us);
   if (r.answered && awaited_index_ && *r.answered == *awaited_index_) {
     awaited_done_ = true;

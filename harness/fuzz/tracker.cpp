@@ -273,7 +273,7 @@ Tracker::Result Tracker::on_frame(const std::string& text, Clock::time_point at)
     a.method = "?";
     a.signature = number ? "number out of range" : "not JSON";
     a.detail = number ? "the target wrote a number no JSON reader can hold: " + read.detail
-                      : monitor::unparsable_frame(text, protocol::Sender::Server).message;
+                      : monitor::unparsable_frame(text, protocol::Sender::Server, read.detail).message;
     a.received = shorten(text);
     out.anomalies.push_back(std::move(a));
     return out;

@@ -14,13 +14,20 @@ bool is_message_fragment(std::string_view text) {
   return !t.empty() && std::string_view("{}[]\"").find(t.front()) != std::string_view::npos;
 }
 
-Finding unparsable_frame(std::string_view text, protocol::Sender writer) {
+Finding unparsable_frame(std::string_view text, protocol::Sender writer, std::string_view parse_error) {
   std::string_view trimmed = mcpspec::monitor::trimmed(text);
   const bool server = writer == protocol::Sender::Server;
   if (trimmed.empty())
     return {"framing", {"STDIO-02"},
             server ? "an empty line on stdout (messages are one per line)"
                    : "an empty line on the server's stdin (messages are one per line)"};
+  // nlohmann::json names this cause in its parse error; the reader, not us, decides what UTF-8 is.
+  // The error's text is not repeated: it quotes the bad bytes, and its column would make every
+  // such line a finding of its own.
+  if (parse_error.find("ill-formed UTF-8") != std::string_view::npos)
+    return {"framing", {server ? "STDIO-03" : "STDIO-04"},
+            std::string("a line ") + (server ? "on stdout" : "to the server's stdin") +
+                " holds bytes that are not UTF-8, so it is no JSON-RPC message"};
   if (is_message_fragment(trimmed))
     return {"framing", server ? std::vector<std::string>{"STDIO-02", "STDIO-03"} : std::vector<std::string>{"STDIO-02", "STDIO-04"},
             std::string("a line ") + (server ? "on stdout" : "to the server's stdin") +

@@ -13,9 +13,11 @@ namespace mcpspec::monitor {
 // (pretty-printed JSON): then the messages around it cannot be read either.
 bool is_message_fragment(std::string_view text);
 
-// A frame from `writer` that is not JSON: an empty line, a fragment of a message spread over
-// several lines, or any other text.
-Finding unparsable_frame(std::string_view text, protocol::Sender writer);
+// A frame from `writer` that is not JSON: an empty line, a line that is not UTF-8, a fragment of
+// a message spread over several lines, or any other text. `parse_error` is the JSON reader's
+// message (PeerJson::detail): a message with bytes that are not UTF-8 reads as a fragment
+// otherwise, which sent readers looking for embedded newlines that are not there.
+Finding unparsable_frame(std::string_view text, protocol::Sender writer, std::string_view parse_error = {});
 
 // A frame from `writer` longer than the transport's size limit.
 std::vector<std::string> oversize_requirements(protocol::Sender writer);

@@ -50,16 +50,18 @@ void Conversation::adopt(std::unique_ptr<transport::Transport> t) {
 }
 
 void Conversation::log(WireEntry::Dir dir, const std::string& text) {
-  if (result_.wire.size() >= config_.max_wire_entries) {
-    if (!wire_truncated_) {
-      wire_truncated_ = true;
-      result_.wire.push_back({ms_since(started_), WireEntry::Dir::Event, "wire log truncated: too many entries"});
-    }
-    return;
-  }
+  if (wire_truncated_) return;
   std::string t = text.size() > config_.max_wire_text
                       ? text.substr(0, config_.max_wire_text) + fmt::format(" [... {} bytes in all]", text.size())
                       : text;
+  if (result_.wire.size() >= config_.max_wire_entries || wire_bytes_ + t.size() > config_.max_wire_bytes) {
+    wire_truncated_ = true;
+    result_.wire.push_back({ms_since(started_), WireEntry::Dir::Event,
+                            fmt::format("wire log truncated: over {} entries or {} bytes", config_.max_wire_entries,
+                                        config_.max_wire_bytes)});
+    return;
+  }
+  wire_bytes_ += t.size();
   result_.wire.push_back({ms_since(started_), dir, std::move(t)});
 }
 
@@ -160,7 +162,7 @@ void Conversation::on_frame(const std::string& text) {
   switch (read.status) {
     case protocol::PeerJson::Status::Ok: on_message(std::move(read.value)); return;
     case protocol::PeerJson::Status::NotJson:
-      report(monitor::unparsable_frame(text, peer_), text);
+      report(monitor::unparsable_frame(text, peer_, read.detail), text);
       // Messages spread over several lines cannot be read, so waiting for one is waiting for
       // nothing: waits end at once (the framing finding has already failed the scenario).
       if (monitor::is_message_fragment(text) && scenario_.monitor_on("framing")) unreadable_output_ = true;

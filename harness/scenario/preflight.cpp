@@ -13,6 +13,7 @@ using transport::Event;
 
 // After the target closed its output: how long to wait for its exit status and last stderr lines.
 constexpr int kExitGraceMs = 2000;
+constexpr const char* kStillRunning = "still running";  // what wait_for_exit says of a live process
 // The stderr lines quoted, and their length bound (the line must stay one readable line).
 constexpr std::size_t kStderrLines = 3;
 constexpr std::size_t kStderrChars = 400;
@@ -65,7 +66,7 @@ std::string wait_for_exit(transport::Transport& t, StderrTail& tail, std::option
     else if (e.type == Event::Type::Timeout) break;
   }
   if (!status) status = t.exit_status();
-  return status ? status->text() : "still running";
+  return status ? status->text() : kStillRunning;
 }
 
 // Stderr lines already queued when start() failed (a served process that exited before listening).
@@ -112,9 +113,13 @@ std::optional<std::string> probe_server(const RunConfig& c) {
     Event e = t->receive(deadline);
     if (e.type == Event::Type::Frame || e.type == Event::Type::Rejected || e.type == Event::Type::Oversize) break;
     if (e.type == Event::Type::Stderr) tail.add(e.text);
-    if (e.type == Event::Type::Closed || e.type == Event::Type::Exited)
-      problem = fmt::format("{} ended before answering initialize ({})", who,
-                            e.type == Event::Type::Exited ? e.text : wait_for_exit(*t, tail, e.status));
+    if (e.type == Event::Type::Closed || e.type == Event::Type::Exited) {
+      std::string how = e.type == Event::Type::Exited ? e.text : wait_for_exit(*t, tail, e.status);
+      // A process that closed its output but lives on has not "ended": say what it did.
+      problem = how == kStillRunning
+                    ? fmt::format("{} closed its output before answering initialize and is still running", who)
+                    : fmt::format("{} ended before answering initialize ({})", who, how);
+    }
     if (e.type == Event::Type::Timeout)
       problem = fmt::format("{} started but sent nothing in answer to initialize within {} ms "
                             "(--startup-timeout-ms)",

@@ -5,6 +5,7 @@
 #include "harness/monitor/framing.hpp"
 #include "harness/monitor/monitors.hpp"
 #include "harness/monitor/schema_monitor.hpp"
+#include "harness/protocol/peer_json.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -241,6 +242,14 @@ TEST_CASE("framing, envelope and schema units name their requirements by who wro
   CHECK(mcpspec::monitor::unparsable_frame("hello", Sender::Client).requirements.front() == "STDIO-04");
   CHECK(mcpspec::monitor::unparsable_frame("", Sender::Client).requirements == std::vector<std::string>{"STDIO-02"});
   CHECK(mcpspec::monitor::unparsable_frame("  {\"a\":", Sender::Server).message.find("fragment") != std::string::npos);
+  // Bytes that are not UTF-8 are named as such, from the JSON reader's own error, not as a fragment.
+  const std::string not_utf8 = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"x\":\"\xff\xfe\"}}";
+  auto read = mcpspec::protocol::read_peer_json(not_utf8);
+  REQUIRE(read.status == mcpspec::protocol::PeerJson::Status::NotJson);
+  auto utf8 = mcpspec::monitor::unparsable_frame(not_utf8, Sender::Server, read.detail);
+  CHECK(utf8.message.find("not UTF-8") != std::string::npos);
+  CHECK(utf8.requirements == std::vector<std::string>{"STDIO-03"});
+  CHECK(mcpspec::monitor::unparsable_frame("{\"a\":", Sender::Server, "syntax error").message.find("fragment") != std::string::npos);
 
   json bad = {{"jsonrpc", "1.0"}, {"id", 1}, {"result", json::object()}};
   auto envelope = mcpspec::monitor::envelope_findings(mcpspec::protocol::classify(bad));
