@@ -44,6 +44,9 @@ void Tracker::feed_monitors(const FuzzMessage& m) {
   // progress on, the capabilities the handshake declared). A message nested near the reader's
   // limit is left out: reading it again would cost more than it could tell.
   if (!m.is_json || (m.at_limits && protocol::json_nests_deeper_than(m.bytes, kEchoLevels))) return;
+  // Only what the monitors judge the server by is read again (this runs for every message sent):
+  // the handshake, and requests that carry a progress token. The tracker matches responses itself.
+  if (m.method != "initialize" && m.bytes.find("progressToken") == std::string::npos) return;
   json parsed = json::parse(m.bytes, nullptr, false);
   auto feed = [&](const json& one) {
     if (one.is_object()) monitors_.outbound(one, protocol::classify(one), m.may_get_null_error);
@@ -329,15 +332,16 @@ Tracker::Result Tracker::on_frame(const std::string& text, Clock::time_point at)
 
 void Tracker::judge_response(const json& msg, Clock::time_point at, Result& out) {
   auto c = protocol::classify(msg);
-  // Only for the ledger (an initialize answer says what the server declared): which request a
-  // response answers is judged below, by the tracker's own books.
-  monitors_.inbound(msg, c, version_);
   // The response as text only when an anomaly quotes it: serializing every answer was the
   // single largest cost per message in a profile of the fuzzer.
   auto received = [&msg] { return shorten(compact(msg)); };
   bool is_error = c.kind == protocol::Kind::Error;
   const json id = msg.contains("id") ? msg["id"] : json(nullptr);
   std::string key = protocol::id_key(id);
+  // The monitors' ledger records answers to what it was fed (the initialize answer says what the
+  // server declared; an answered request's progress must stop). Which request a response answers
+  // is judged below, by the tracker's own books.
+  if (monitors_.ledger().ours.count(key)) monitors_.inbound(msg, c, version_);
   auto idit = readable_id(id) ? by_id_.find(key) : by_id_.end();
 
   if (idit == by_id_.end()) {

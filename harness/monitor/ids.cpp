@@ -11,9 +11,7 @@ Findings judge_request_id(const Ledger& ledger, const protocol::Classified& c) {
                " twice in one session"}};
 }
 
-Findings judge_response_id(Ledger& ledger, const nlohmann::json& message, const protocol::Classified& c,
-                           std::string& answered_method) {
-  (void)message;
+Findings judge_response_id(Ledger& ledger, const protocol::Classified& c, std::string& answered_method) {
   const bool error = c.kind == protocol::Kind::Error;
   if (!c.id || c.id->is_null()) {
     if (error && ledger.unreadable_sent > 0) {

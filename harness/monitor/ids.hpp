@@ -13,7 +13,6 @@ Findings judge_request_id(const Ledger& ledger, const protocol::Classified& c);
 // request it answers ("" when none). An id-less error (or one with an id the harness used on a
 // malformed frame) may answer a frame the harness made unreadable on purpose: each such frame
 // excuses one, and the ledger's count goes down.
-Findings judge_response_id(Ledger& ledger, const nlohmann::json& message, const protocol::Classified& c,
-                           std::string& answered_method);
+Findings judge_response_id(Ledger& ledger, const protocol::Classified& c, std::string& answered_method);
 
 }  // namespace mcpspec::monitor

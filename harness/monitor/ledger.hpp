@@ -40,7 +40,12 @@ struct Ledger {
   nlohmann::json client_caps = nullptr;  // null while unknown
   nlohmann::json server_caps = nullptr;
 
-  bool from_peer(protocol::Sender sender) const { return sender == peer; }
+  // The version messages are validated against: the negotiated one, else the one the initialize
+  // request proposed, else `fallback`.
+  const std::string& validation_version(const std::string& fallback) const {
+    if (!negotiated.empty()) return negotiated;
+    return proposed.empty() ? fallback : proposed;
+  }
   // The capabilities the sender of a message / its receiver declared.
   const nlohmann::json& caps_of(protocol::Sender side) const {
     return side == protocol::Sender::Server ? server_caps : client_caps;

@@ -104,7 +104,7 @@ Monitors::Judged Monitors::inbound(const json& message, const protocol::Classifi
       break;
     case Kind::Result:
     case Kind::Error:
-      add(judge_response_id(ledger_, message, c, out.answered_method));
+      add(judge_response_id(ledger_, c, out.answered_method));
       record_response(ledger_.ours, message, c, &out.events);
       break;
     default:

@@ -40,28 +40,18 @@ std::string finding_line(const TrafficFinding& f) {
 TrafficJudge::TrafficJudge() : TrafficJudge(Limits{}) {}
 
 TrafficJudge::TrafficJudge(Limits limits)
-    : limits_(limits), server_side_(Sender::Server, known_version), client_side_(Sender::Client, known_version) {}
+    : limits_(limits),
+      server_side_(Sender::Server, known_version),
+      client_side_(Sender::Client, known_version),
+      wire_log_(limits.wire) {}
 
 const std::string& TrafficJudge::version() const {
   // Both ledgers see the same handshake; the server side's holds it as its own answer.
-  const auto& l = server_side_.ledger();
-  if (!l.negotiated.empty()) return l.negotiated;
-  if (!l.proposed.empty()) return l.proposed;
-  return protocol::latest_version();
+  return server_side_.ledger().validation_version(protocol::latest_version());
 }
 
 void TrafficJudge::log(WireEntry::Dir dir, const std::string& text, double t_ms) {
-  if (wire_.size() >= limits_.max_wire_entries) {
-    if (!wire_truncated_) {
-      wire_truncated_ = true;
-      wire_.push_back({t_ms, WireEntry::Dir::Event, "wire log truncated: too many entries"});
-    }
-    return;
-  }
-  std::string t = text.size() > limits_.max_wire_text
-                      ? text.substr(0, limits_.max_wire_text) + fmt::format(" [... {} bytes in all]", text.size())
-                      : text;
-  wire_.push_back({t_ms, dir, std::move(t)});
+  wire_log_.append(wire_, t_ms, dir, text);
 }
 
 void TrafficJudge::event(const std::string& text, double t_ms) { log(WireEntry::Dir::Event, text, t_ms); }
@@ -70,11 +60,7 @@ void TrafficJudge::add(std::vector<TrafficFinding>& out, const monitor::Finding&
                        const std::string& received) {
   if (!reported_.insert(f.monitor + "|" + f.message).second) return;
   ++findings_seen_;
-  Level level = Level::Info;
-  for (const auto& r : f.requirements) {
-    Level l = scenario::RequirementCatalog::builtin().level_of(version(), r);
-    if (static_cast<int>(l) < static_cast<int>(level)) level = l;
-  }
+  Level level = scenario::RequirementCatalog::builtin().strictest_level(version(), f.requirements);
   std::string what = "[" + f.monitor + "] " + f.message;
   std::string who = dir == Direction::ClientToServer ? "client" : "server";
   Finding rf{f.requirements, level, fmt::format("message #{} ({}): {}", index_, who, what), -1, "", received, ""};

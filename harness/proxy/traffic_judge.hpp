@@ -9,6 +9,7 @@
 #include "harness/monitor/monitors.hpp"
 #include "harness/proxy/trace.hpp"
 #include "harness/results/result.hpp"
+#include "harness/results/wire_log.hpp"
 
 #include <cstddef>
 #include <set>
@@ -32,8 +33,8 @@ class TrafficJudge {
  public:
   struct Limits {
     std::size_t max_findings = 1000;      // further findings are counted, not kept
-    std::size_t max_wire_entries = 20000; // the wire log of the report stops there
-    std::size_t max_wire_text = 4096;     // longer lines are shortened in the wire log (not in traffic)
+    // The report's wire log (lines are shortened there, never in the traffic itself).
+    WireLimits wire{20000, 4096, 64u << 20};
   };
   TrafficJudge();
   explicit TrafficJudge(Limits limits);
@@ -70,7 +71,7 @@ class TrafficJudge {
   std::set<std::string> reported_;  // monitor|message: one finding per distinct problem
   std::vector<Finding> findings_;
   std::vector<WireEntry> wire_;
-  bool wire_truncated_ = false;
+  WireLogWriter wire_log_;
 };
 
 }  // namespace mcpspec::proxy

@@ -25,13 +25,11 @@ Conversation::Conversation(const Scenario& scenario, SessionConfig config, Scena
       result_(result),
       started_(started),
       peer_(peer),
-      monitors_(peer, [this](std::string_view v) { return config_.schemas && config_.schemas->has_version(v); }) {}
+      monitors_(peer, [this](std::string_view v) { return config_.schemas && config_.schemas->has_version(v); }),
+      wire_log_(config_.wire) {}
 
 const std::string& Conversation::validation_version() const {
-  const auto& l = monitors_.ledger();
-  if (!l.negotiated.empty()) return l.negotiated;
-  if (!l.proposed.empty()) return l.proposed;
-  return config_.proposed_version;
+  return monitors_.ledger().validation_version(config_.proposed_version);
 }
 
 Conversation::~Conversation() {
@@ -50,19 +48,7 @@ void Conversation::adopt(std::unique_ptr<transport::Transport> t) {
 }
 
 void Conversation::log(WireEntry::Dir dir, const std::string& text) {
-  if (wire_truncated_) return;
-  std::string t = text.size() > config_.max_wire_text
-                      ? text.substr(0, config_.max_wire_text) + fmt::format(" [... {} bytes in all]", text.size())
-                      : text;
-  if (result_.wire.size() >= config_.max_wire_entries || wire_bytes_ + t.size() > config_.max_wire_bytes) {
-    wire_truncated_ = true;
-    result_.wire.push_back({ms_since(started_), WireEntry::Dir::Event,
-                            fmt::format("wire log truncated: over {} entries or {} bytes", config_.max_wire_entries,
-                                        config_.max_wire_bytes)});
-    return;
-  }
-  wire_bytes_ += t.size();
-  result_.wire.push_back({ms_since(started_), dir, std::move(t)});
+  wire_log_.append(result_.wire, ms_since(started_), dir, text);
 }
 
 void Conversation::event(const std::string& text) { log(WireEntry::Dir::Event, text); }
@@ -78,11 +64,8 @@ void Conversation::monitor_finding(const std::string& monitor, std::vector<std::
                                    const std::string& message, const std::string& received) {
   if (!scenario_.monitor_on(monitor)) return;
   if (!reported_.insert(monitor + "|" + message).second) return;
-  Level level = Level::Info;
-  for (const auto& r : reqs) {
-    Level l = config_.catalog ? config_.catalog->level_of(validation_version(), r) : Level::Must;
-    if (static_cast<int>(l) < static_cast<int>(level)) level = l;
-  }
+  Level level = config_.catalog ? config_.catalog->strictest_level(validation_version(), reqs)
+                                : (reqs.empty() ? Level::Info : Level::Must);
   add_finding({std::move(reqs), level, "[" + monitor + "] " + message, -1, "", received, ""});
 }
 

@@ -14,6 +14,7 @@
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/scenario/model.hpp"
 #include "harness/results/result.hpp"
+#include "harness/results/wire_log.hpp"
 #include "harness/scenario/step_support.hpp"
 #include "harness/transport/transport.hpp"
 
@@ -43,12 +44,10 @@ struct SessionConfig {
   const protocol::SchemaRegistry* schemas = nullptr;  // message schemas (ours or the user's)
   const RequirementCatalog* catalog = nullptr;
   std::size_t max_inbox = 10000;               // unconsumed messages kept; older ones are dropped
-  std::size_t max_wire_entries = 5000;
-  std::size_t max_wire_text = 8192;
-  // Text kept in one scenario's wire log. Entries alone did not bound it: a target flooding 4 KiB
-  // lines filled 5000 entries (20 MB) per scenario, and every result is held until the reports
-  // are written, so a run of a few flooded scenarios went past 300 MB (tests/hostile/).
-  std::size_t max_wire_bytes = 1 << 20;
+  // The wire log's bounds. Entries alone did not bound it: a target flooding 4 KiB lines filled
+  // 5000 entries (20 MB) per scenario, and every result is held until the reports are written, so
+  // a run of a few flooded scenarios went past 300 MB (tests/hostile/): text is bounded too.
+  WireLimits wire{};
   std::size_t max_findings = 50;
 };
 
@@ -166,8 +165,7 @@ class Conversation {
   std::size_t seq_ = 0, last_send_seq_ = 0;
   std::set<std::string> used_ids_;
   std::set<std::string> reported_;  // monitor findings already reported (dedup)
-  bool wire_truncated_ = false;
-  std::size_t wire_bytes_ = 0;
+  WireLogWriter wire_log_;
   bool heard_ = false;
   bool unreadable_output_ = false;  // the target spread a message over several lines
   std::string ended_early_;

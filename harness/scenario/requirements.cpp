@@ -103,4 +103,13 @@ Level RequirementCatalog::level_of(std::string_view version, std::string_view id
   return Level::Must;
 }
 
+Level RequirementCatalog::strictest_level(std::string_view version, const std::vector<std::string>& ids) const {
+  Level level = Level::Info;
+  for (const auto& id : ids) {
+    Level l = level_of(version, id);
+    if (static_cast<int>(l) < static_cast<int>(level)) level = l;
+  }
+  return level;
+}
+
 }  // namespace mcpspec::scenario

@@ -29,6 +29,9 @@ class RequirementCatalog {
   std::string area_title(std::string_view version, std::string_view area) const;
   // Level to use for a requirement in a version; MUST when the id is unknown to the catalog.
   Level level_of(std::string_view version, std::string_view id) const;
+  // The strictest level among `ids` (a finding breaking a MUST and a SHOULD is a MUST finding);
+  // Info for none.
+  Level strictest_level(std::string_view version, const std::vector<std::string>& ids) const;
 
  private:
   void add_version(const std::string& text, const std::string& origin);
