@@ -237,6 +237,7 @@ void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutc
   if (doc.contains("client_context")) s.client_context = doc["client_context"];
   if (doc.contains("declare")) s.declare = doc["declare"];
   if (doc.contains("transport_options")) s.transport_options = doc["transport_options"];
+  if (doc.contains("answers")) s.answers = doc["answers"];
   check_steps(s.steps, s.role, "/steps", file, out.errors);
   if (s.fixture != "none") s.fixture_steps = load_fixture(s, out.errors);
   if (out.errors.size() == before) out.scenarios.push_back(std::move(s));

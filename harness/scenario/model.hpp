@@ -49,6 +49,11 @@ struct Scenario {
   // Client role over a network transport: how the harness's server end behaves (response mode,
   // early stream closes; docs/testing-clients.md). Other carriers ignore it.
   nlohmann::json transport_options = nlohmann::json::object();
+  // Server role: what the harness, as the client, answers the target's requests with, per method:
+  // a list of {"result": ...} or {"error": ...} used in order (the last one repeats). A method not
+  // listed gets the default answer (ping: an empty result; anything else: -32601). A replayed
+  // trace needs it: the recorded client's answers decide what the server does next.
+  nlohmann::json answers = nlohmann::json::object();
 
   bool monitor_on(const std::string& name) const {
     auto it = monitors.find(name);

@@ -2,6 +2,8 @@
 
 #include "harness/util/json_text.hpp"
 
+#include <algorithm>
+
 namespace mcpspec::scenario {
 
 using nlohmann::json;
@@ -37,8 +39,15 @@ void Session::on_exited(const std::string& text) {
 void Session::on_peer_request(const json&, const protocol::Classified& c) {
   // The harness is the client here: answer what a client must answer so the session stays healthy.
   json reply = {{"jsonrpc", "2.0"}, {"id", *c.id}};
-  if (c.method == "ping") reply["result"] = json::object();
-  else reply["error"] = {{"code", -32601}, {"message", "mcpspec does not offer " + c.method}};
+  const auto given = scenario_.answers.find(c.method);
+  if (given != scenario_.answers.end() && given->is_array() && !given->empty()) {
+    const std::size_t n = answered_[c.method]++;
+    reply.update(given->at(std::min(n, given->size() - 1)));  // the scenario's answer: result or error
+  } else if (c.method == "ping") {
+    reply["result"] = json::object();
+  } else {
+    reply["error"] = {{"code", -32601}, {"message", "mcpspec does not offer " + c.method}};
+  }
   std::string text = compact(reply);
   log(WireEntry::Dir::Out, text);
   try {

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -37,6 +38,7 @@ class Session : public Conversation {
 
  private:
   long long next_id_ = 1;
+  std::map<std::string, std::size_t> answered_;  // target requests answered so far, per method
   bool gone_ = false;
   std::string gone_reason_;
 };

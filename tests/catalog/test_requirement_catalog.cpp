@@ -33,7 +33,7 @@ const std::set<std::string> kAreas = {
 const std::set<std::string> kFields = {"id",      "area",    "keyword",  "level",
                                        "summary", "section", "testable", "heuristic"};
 const std::set<std::string> kHarnessIds = {"MCPSPEC-SCHEMA", "MCPSPEC-ALIVE",
-                                           "MCPSPEC-RESPONSE"};
+                                           "MCPSPEC-RESPONSE", "MCPSPEC-REPLAY"};
 
 json load_catalog(const std::string& version) {
   const std::string path =

@@ -74,6 +74,8 @@ HARNESS_ROWS = [
      "summary": "The implementation keeps running and answering for the whole session unless asked to stop; a crash or hang fails."},
     {"id": "MCPSPEC-RESPONSE", "keyword": "MUST", "section": "basic/index §Responses", "testable": "both",
      "summary": "Every request gets exactly one response: never none, never two."},
+    {"id": "MCPSPEC-REPLAY", "keyword": "MUST", "section": "mcpspec scenario from-trace", "testable": "none",
+     "summary": "A recorded exchange replayed against the implementation gets the answers it got when it was recorded (a regression rule of ours, cited by scenarios made from traces; no spec row)."},
 ]
 
 # Short page names the checklist's Source column uses -> page path under docs/specification/<version>/.

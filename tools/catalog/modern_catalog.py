@@ -70,6 +70,7 @@ HARNESS_SECTIONS = {
     "MCPSPEC-SCHEMA": "schema.ts",
     "MCPSPEC-ALIVE": "basic/transports/stdio; basic/transports/streamable-http",
     "MCPSPEC-RESPONSE": "basic/index §Responses",
+    "MCPSPEC-REPLAY": "mcpspec scenario from-trace",
 }
 
 # Short names the Source column uses -> page under pages/2026-07-28/ (with .mdx or .md).
