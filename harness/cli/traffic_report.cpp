@@ -50,21 +50,20 @@ std::vector<std::unique_ptr<reports::Reporter>> make_reporters(const std::vector
 
 void check_report_specs(const std::vector<std::string>& specs) { make_reporters(specs); }
 
-void write_traffic_reports(const std::vector<std::string>& specs, const proxy::TrafficJudge& judge,
-                           const std::string& target, double duration_ms) {
+void write_traffic_reports(const std::vector<std::string>& specs, const std::vector<ScenarioResult>& results,
+                           const std::string& version, const std::string& target, double duration_ms) {
   if (specs.empty()) return;
   auto reporters = make_reporters(specs);
-  std::vector<ScenarioResult> results{judge.result(target, duration_ms)};
   RunInfo info;
   info.mcpspec_version = MCPSPEC_VERSION;
   info.target = target;
   info.started_at = iso_now();
   info.duration_ms = duration_ms;
-  info.protocols = {judge.version()};
+  info.protocols = {version};
   auto summary = summarize(results, false);
   for (auto& r : reporters) {
     r->on_start(info, results.size());
-    r->on_result(results.front());
+    for (const auto& result : results) r->on_result(result);
     r->on_finish(info, results, summary);
   }
 }

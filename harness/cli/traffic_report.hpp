@@ -31,8 +31,8 @@ class FindingSink {
 // Checks every --report spec now (a typo fails before the session, not after). Throws UsageError.
 void check_report_specs(const std::vector<std::string>& specs);
 
-// Writes the session's result to every report spec ("json:PATH", "junit:PATH", "md:PATH", ...).
-void write_traffic_reports(const std::vector<std::string>& specs, const proxy::TrafficJudge& judge,
-                           const std::string& target, double duration_ms);
+// Writes the sessions' results (one per MCP session) to every report spec ("json:PATH", ...).
+void write_traffic_reports(const std::vector<std::string>& specs, const std::vector<ScenarioResult>& results,
+                           const std::string& version, const std::string& target, double duration_ms);
 
 }  // namespace mcpspec::cli

@@ -2,6 +2,7 @@
 // judge a recorded proxy trace offline exactly as `mcpspec proxy` judged it live.
 #include "harness/cli/commands.hpp"
 #include "harness/cli/traffic_report.hpp"
+#include "harness/proxy/http_proxy.hpp"
 #include "harness/protocol/peer_json.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/protocol/versions.hpp"
@@ -12,6 +13,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 
 namespace mcpspec::cli {
@@ -28,7 +30,9 @@ struct ValidateArgs {
 };
 
 // Feeds every entry of the trace to the same judge the live proxy uses: the same findings, with
-// the same message indexes, on standard output. Exit 1 when any finding is a MUST.
+// the same message indexes, on standard output. An HTTP trace names the MCP session of each entry
+// (its "http" "session" number) and each session gets its own judge, as in the live proxy. Exit 1
+// when any finding is a MUST.
 int validate_trace(const ValidateArgs& a) {
   check_report_specs(a.reports);
   std::vector<proxy::TraceEntry> entries;
@@ -38,11 +42,26 @@ int validate_trace(const ValidateArgs& a) {
     throw UsageError(e.what());
   }
   FindingSink sink("-", "");
-  proxy::TrafficJudge judge;
-  for (const auto& e : entries)
-    for (const auto& f : judge.judge(e.dir, e.text, e.t_ms)) sink.write(f);
-  std::cout << fmt::format("{} trace line(s), {} finding(s)\n", entries.size(), judge.findings_seen());
-  write_traffic_reports(a.reports, judge, a.trace, entries.empty() ? 0 : entries.back().t_ms);
+  std::map<long long, std::unique_ptr<proxy::TrafficJudge>> judges;  // by session number
+  std::size_t findings = 0;
+  for (const auto& e : entries) {
+    if (proxy::is_metadata_only(e)) continue;
+    const long long session = e.http.is_object() ? e.http.value("session", 1LL) : 1LL;
+    auto& judge = judges[session];
+    if (!judge) judge = std::make_unique<proxy::TrafficJudge>();
+    const std::string text = e.http.is_object() ? proxy::http_message_text(e.text) : e.text;
+    for (const auto& f : judge->judge(e.dir, text, e.t_ms)) sink.write(f);
+  }
+  std::vector<ScenarioResult> results;
+  const double duration = entries.empty() ? 0 : entries.back().t_ms;
+  for (const auto& [n, judge] : judges) {
+    findings += judge->findings_seen();
+    results.push_back(judge->result(a.trace, duration));
+    if (judges.size() > 1) results.back().id += "-" + std::to_string(n);
+  }
+  std::cout << fmt::format("{} trace line(s), {} finding(s)\n", entries.size(), findings);
+  const std::string version = judges.empty() ? proxy::TrafficJudge().version() : judges.begin()->second->version();
+  write_traffic_reports(a.reports, results, version, a.trace, duration);
   return sink.any_must() ? 1 : 0;
 }
 

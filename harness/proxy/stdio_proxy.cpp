@@ -94,7 +94,7 @@ class Session {
   // Never throws: a failure of mcpspec's own checking ends the checking, the traffic goes on.
   void judge_one(const Queued& q) {
     try {
-      if (trace_) trace_->write({q.t_ms, q.dir, q.frame.text});
+      if (trace_) trace_->write({q.t_ms, q.dir, q.frame.text, nullptr});
       if (!checking_error_.empty()) return;
       if (q.frame.oversize) {
         judge_.skip(q.dir, q.frame.length, q.t_ms);

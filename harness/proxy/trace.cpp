@@ -21,6 +21,7 @@ const char* direction_name(Direction d) {
 
 std::string trace_line(const TraceEntry& e) {
   json j = {{"t_ms", e.t_ms}, {"dir", direction_name(e.dir)}, {"text", e.text}};
+  if (!e.http.is_null()) j["http"] = e.http;
   // A trace must never stop being written because a server wrote bytes that are not UTF-8.
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -71,6 +72,10 @@ std::vector<TraceEntry> read_trace(const std::string& path) {
     e.dir = parse_direction(j["dir"].get<std::string>(), where);
     e.text = j["text"].get<std::string>();
     e.t_ms = j.value("t_ms", 0.0);
+    if (j.contains("http")) {
+      if (!j["http"].is_object()) throw std::runtime_error(where + ": \"http\" is not an object");
+      e.http = j["http"];
+    }
     out.push_back(std::move(e));
   }
   return out;

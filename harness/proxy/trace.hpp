@@ -2,6 +2,8 @@
 // The proxy's trace: one JSON object per line (JSONL) for every line that crossed the proxy, in the
 // order the proxy saw them. `mcpspec proxy --record FILE` writes it; `mcpspec validate --trace FILE`
 // reads it back and judges it exactly as the live proxy did. Format: docs/proxy.md.
+#include <nlohmann/json.hpp>
+
 #include <cstdio>
 #include <mutex>
 #include <string>
@@ -17,8 +19,16 @@ const char* direction_name(Direction d);  // "c2s", "s2c", "stderr"
 struct TraceEntry {
   double t_ms = 0;  // since the proxy started the server
   Direction dir = Direction::ClientToServer;
-  std::string text;  // the line without its "\n"
+  std::string text;  // the line without its "\n" (over HTTP: the body, or one SSE event's data)
+  // Over HTTP: {"method", "path"} of the request, or {"status", "content_type"} of the response,
+  // the headers as sent ({"headers": {name: value}}, names lower-cased), "sse_id" for an SSE
+  // event. Null over stdio.
+  nlohmann::json http;
 };
+
+// An HTTP exchange without a message (a GET opening a stream, a DELETE, a 202 with no body): kept in
+// the trace for its method, status and headers, never judged or replayed.
+inline bool is_metadata_only(const TraceEntry& e) { return !e.http.is_null() && e.text.empty(); }
 
 // Appends entries to a trace file, one flushed line each (a crash of the host or the proxy
 // leaves every line seen so far readable). Safe to call from the forwarding threads at once.

@@ -314,7 +314,7 @@ FromTraceResult scenario_from_trace(const std::vector<TraceEntry>& trace, const 
   std::size_t line = 0;
   for (const auto& e : trace) {
     ++line;
-    if (e.dir == Direction::Stderr) continue;
+    if (e.dir == Direction::Stderr || is_metadata_only(e)) continue;
     Recorded r;
     r.line = line;
     r.dir = e.dir;

@@ -12,8 +12,8 @@ using namespace mcpspec::proxy;
 
 namespace {
 
-TraceEntry c2s(const std::string& text, double t = 0) { return {t, Direction::ClientToServer, text}; }
-TraceEntry s2c(const std::string& text, double t = 0) { return {t, Direction::ServerToClient, text}; }
+TraceEntry c2s(const std::string& text, double t = 0) { return {t, Direction::ClientToServer, text, nullptr}; }
+TraceEntry s2c(const std::string& text, double t = 0) { return {t, Direction::ServerToClient, text, nullptr}; }
 
 const std::string kInit =
     R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"host","version":"9.1"}}})";
@@ -91,7 +91,7 @@ TEST_CASE("from-trace, server role: requests, answers, captures and the identity
       s2c(R"({"jsonrpc":"2.0","id":2,"result":{"resources":[{"uri":"n://1","name":"a"}],"nextCursor":"c-91f0a2b3c4d5e6f7"}})", 12),
       c2s(R"({"jsonrpc":"2.0","id":3,"method":"resources/list","params":{"cursor":"c-91f0a2b3c4d5e6f7"}})", 20),
       s2c(R"({"jsonrpc":"2.0","id":3,"result":{"resources":[]}})", 2500),
-      {2501, Direction::Stderr, "notes: bye"}};
+      {2501, Direction::Stderr, "notes: bye", nullptr}};
   auto r = scenario_from_trace(t, {mcpspec::scenario::Role::Server, "", "notes.jsonl"});
   const json& s = r.scenario;
   require_loads(s);
@@ -176,7 +176,7 @@ TEST_CASE("from-trace, client role: the harness answers as the recorded server",
 }
 
 TEST_CASE("from-trace: a trace with nothing to replay is refused", "[proxy][from-trace]") {
-  CHECK_THROWS_WITH(scenario_from_trace({{0, Direction::Stderr, "x"}, s2c("not json")}, {}),
+  CHECK_THROWS_WITH(scenario_from_trace({{0, Direction::Stderr, "x", nullptr}, s2c("not json")}, {}),
                     Catch::Contains("no JSON message"));
   CHECK_THROWS_WITH(scenario_from_trace({s2c(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}})")}, {}),
                     Catch::Contains("nothing the replay could do"));

@@ -30,13 +30,24 @@ nlohmann::json request_headers(const httplib::Request& req) {
 }
 
 int listen_on_loopback(httplib::Server& server, std::thread& thread) {
+  try {
+    return listen_on(server, "127.0.0.1", 0, thread);
+  } catch (const TransportError&) {
+    throw TransportError("cannot listen on 127.0.0.1 for the client under test");
+  }
+}
+
+int listen_on(httplib::Server& server, const std::string& host, int port, std::thread& thread) {
   auto fd = std::make_shared<int>(-1);
   server.set_socket_options([fd](int sock) {
     httplib::default_socket_options(sock);
     *fd = sock;
   });
-  int port = server.bind_to_any_port("127.0.0.1");
-  if (port <= 0) throw TransportError("cannot listen on 127.0.0.1 for the client under test");
+  const int wanted = port;
+  if (port == 0) port = server.bind_to_any_port(host);
+  else if (!server.bind_to_port(host, port)) port = -1;
+  if (port <= 0)
+    throw TransportError("cannot listen on " + host + ":" + (wanted ? std::to_string(wanted) : std::string("(any port)")));
   // Listening again on a listening socket only changes its backlog (Linux).
   if (*fd >= 0) ::listen(*fd, kListenBacklog);
   thread = std::thread([&server] { server.listen_after_bind(); });

@@ -28,5 +28,8 @@ nlohmann::json request_headers(const httplib::Request& req);
 // retransmitted a second later.)
 constexpr int kListenBacklog = 128;
 int listen_on_loopback(httplib::Server& server, std::thread& thread);
+// The same on a given address and port (0: any free port); returns the port. Throws TransportError
+// naming the address when it cannot be bound.
+int listen_on(httplib::Server& server, const std::string& host, int port, std::thread& thread);
 
 }  // namespace mcpspec::transport::http
