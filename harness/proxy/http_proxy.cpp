@@ -170,6 +170,9 @@ struct HttpProxy::Impl {
     x->client->set_read_timeout(std::chrono::milliseconds(o.read_timeout_ms));
     x->client->set_write_timeout(std::chrono::milliseconds(o.read_timeout_ms));
     x->client->set_follow_location(false);  // a redirect is the host's to follow, as without us
+    // Headers and body go out in separate writes: without TCP_NODELAY, Nagle's algorithm and the
+    // peer's delayed ACK held each small message back about 40 ms.
+    x->client->set_tcp_nodelay(true);
     auto up = std::make_shared<httplib::Request>();
     up->method = req.method;
     up->path = base_path + req.target;
@@ -332,10 +335,15 @@ struct HttpProxy::Impl {
             std::vector<transport::http::SseEvent> events;
             parser->feed(chunk, events);
             for (const auto& e : events) {
-              if (!e.has_data || e.oversize) continue;
+              if (e.oversize) continue;
               json meta = head;
               if (e.id) meta["sse_id"] = *e.id;
               if (e.type() != "message") meta["sse_event"] = e.type();
+              // A priming event (an id, and no data or empty data) carries no message.
+              if (!e.has_data || e.data.empty()) {
+                record_metadata(j, Direction::ServerToClient, meta);
+                continue;
+              }
               // The legacy transport's endpoint event carries a URL, not a message.
               if (e.type() == "endpoint") {
                 meta["endpoint"] = e.data;
@@ -372,6 +380,12 @@ int HttpProxy::start() {
   const int threads = std::max(4, d.o.max_connections);
   d.server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
   d.server.set_read_timeout(std::chrono::milliseconds(d.o.read_timeout_ms));
+  // A host keeps its connection for a whole session (the library's default closes it after five
+  // requests). An idle connection is still closed after five seconds: stop() waits for the
+  // connections the host keeps open, at most that long.
+  d.server.set_tcp_nodelay(true);  // see forward()
+  d.server.set_keep_alive_max_count(100000);
+  d.server.set_keep_alive_timeout(5);
   d.server.set_write_timeout(std::chrono::milliseconds(d.o.read_timeout_ms));
   auto handler = [this](const httplib::Request& req, httplib::Response& res) { impl_->handle(req, res); };
   d.server.Get(".*", handler);
