@@ -10,6 +10,12 @@
 #   LIB_FUZZING_ENGINE=-fsanitize=fuzzer OUT=/tmp/ossfuzz-out fuzz/build.sh
 : "${CC:?set CC}" "${CXX:?set CXX}" "${LIB_FUZZING_ENGINE:?set LIB_FUZZING_ENGINE}" "${OUT:?set OUT}"
 CXXFLAGS=${CXXFLAGS:-}
+# Coverage from our code and nlohmann only (fuzz/coverage_ignorelist.txt says why), in the builds
+# that collect it; the flag would be an unused argument elsewhere (source coverage builds).
+case "$CXXFLAGS" in
+  *fuzzer-no-link*|*-fsanitize-coverage=*)
+    CXXFLAGS="$CXXFLAGS -fsanitize-coverage-ignorelist=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/coverage_ignorelist.txt" ;;
+esac
 CFLAGS=${CFLAGS:-}
 JOBS=${JOBS:-2}
 SRC_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -57,7 +57,9 @@ bool same_frames(const std::vector<LineFramer::Frame>& a, const std::vector<Line
   return true;
 }
 
-void check_framing(std::string_view bytes, std::uint64_t h) {
+// Checks the framing invariants and returns the frames of the whole input (unbounded limit), which
+// the caller parses. `small_limit` is the bounded limit this input is framed under as well.
+std::vector<LineFramer::Frame> check_framing(std::string_view bytes, std::uint64_t h, std::size_t small_limit) {
   // Unbounded limit: frames are exactly the lines of the input.
   auto whole = frame(bytes, bytes.size() + 1, 0);
   std::string rebuilt;
@@ -72,21 +74,20 @@ void check_framing(std::string_view bytes, std::uint64_t h) {
   MCPSPEC_FUZZ_CHECK(rebuilt == bytes, "frames rebuild the input");
   MCPSPEC_FUZZ_CHECK(same_frames(whole, frame(bytes, bytes.size() + 1, h | 1)), "chunking changes nothing");
 
-  // Small limits: oversize lines are cut, counted and reported.
-  for (std::size_t max : {std::size_t{1}, std::size_t{16}, std::size_t{300}}) {
-    auto small = frame(bytes, max, 0);
-    MCPSPEC_FUZZ_CHECK(same_frames(small, frame(bytes, max, h | 1)), "chunking changes nothing (small limit)");
-    MCPSPEC_FUZZ_CHECK(small.size() == whole.size(), "an oversize line is still one frame");
-    for (std::size_t i = 0; i < small.size(); ++i) {
-      MCPSPEC_FUZZ_CHECK(small[i].length == whole[i].length, "oversize frames count the whole line");
-      MCPSPEC_FUZZ_CHECK(small[i].oversize == (whole[i].length > max), "oversize exactly when over the limit");
-      if (small[i].oversize)
-        MCPSPEC_FUZZ_CHECK(small[i].text.size() <= 256 && whole[i].text.compare(0, small[i].text.size(), small[i].text) == 0,
-                           "an oversize frame keeps a short prefix of the line");
-      else
-        MCPSPEC_FUZZ_CHECK(small[i].text == whole[i].text, "a line within the limit is kept whole");
-    }
+  // A small limit: oversize lines are cut, counted and reported.
+  auto small = frame(bytes, small_limit, 0);
+  MCPSPEC_FUZZ_CHECK(same_frames(small, frame(bytes, small_limit, h | 1)), "chunking changes nothing (small limit)");
+  MCPSPEC_FUZZ_CHECK(small.size() == whole.size(), "an oversize line is still one frame");
+  for (std::size_t i = 0; i < small.size(); ++i) {
+    MCPSPEC_FUZZ_CHECK(small[i].length == whole[i].length, "oversize frames count the whole line");
+    MCPSPEC_FUZZ_CHECK(small[i].oversize == (whole[i].length > small_limit), "oversize exactly when over the limit");
+    if (small[i].oversize)
+      MCPSPEC_FUZZ_CHECK(small[i].text.size() <= 256 && whole[i].text.compare(0, small[i].text.size(), small[i].text) == 0,
+                         "an oversize frame keeps a short prefix of the line");
+    else
+      MCPSPEC_FUZZ_CHECK(small[i].text == whole[i].text, "a line within the limit is kept whole");
   }
+  return whole;
 }
 
 void check_classified(const json& msg, const proto::Classified& c) {
@@ -105,18 +106,32 @@ void check_classified(const json& msg, const proto::Classified& c) {
 }
 
 // What the selector byte chose: selector % (2 x versions) counts client, server of the oldest
-// version, then of the next ... so the digits '0' to '7' (0x30 is a multiple of 8) name the eight
-// choices of four versions in that order.
+// version, then of the next ...; the rest of the byte (selector / (2 x versions)) picks the small
+// limit the input is framed under as well (1, 16 or 300 bytes). Framing under all three limits for
+// every input cost more than the parsing; with the limit in the input, libFuzzer still reaches
+// each one and keeps inputs for what each covers (the custom mutator changes the byte now and then).
 struct Choice {
   std::string version;
   proto::Sender sender = proto::Sender::Client;
+  std::size_t small_limit = 16;
+  const std::vector<proto::MethodInfo>* methods = nullptr;  // the version's method table
 };
 
 Choice choose(const proto::SchemaRegistry& registry, unsigned char selector) {
-  static const std::vector<std::string> versions = registry.versions();  // the built-in registry never changes
+  // The built-in registry never changes: its versions and method tables are read once (methods()
+  // sorts a fresh table on every call).
+  static const std::vector<std::string> versions = registry.versions();
+  static const std::vector<std::vector<proto::MethodInfo>> tables = [&] {
+    std::vector<std::vector<proto::MethodInfo>> t;
+    for (const auto& v : versions) t.push_back(registry.methods(v));
+    return t;
+  }();
   MCPSPEC_FUZZ_CHECK(!versions.empty(), "the registry knows a version");
-  std::size_t k = selector % (2 * versions.size());
-  return {versions[k / 2], k % 2 == 0 ? proto::Sender::Client : proto::Sender::Server};
+  const std::size_t choices = 2 * versions.size();
+  const std::size_t k = selector % choices;
+  static constexpr std::size_t kSmallLimits[] = {1, 16, 300};
+  return {versions[k / 2], k % 2 == 0 ? proto::Sender::Client : proto::Sender::Server,
+          kSmallLimits[(selector / choices) % 3], &tables[k / 2]};
 }
 
 void check_message(const json& msg, std::uint64_t h, const proto::SchemaRegistry& registry, const Choice& choice) {
@@ -140,7 +155,7 @@ void check_message(const json& msg, std::uint64_t h, const proto::SchemaRegistry
   if (c.kind == proto::Kind::Result || c.kind == proto::Kind::Error) {
     // Responses are checked against the result of a method picked from the input's hash, and
     // against the generic result.
-    auto methods = registry.methods(choice.version);
+    const auto& methods = *choice.methods;
     if (!methods.empty() && (h & 1)) answered = methods[(h >> 1) % methods.size()].name;
   }
   try {
@@ -162,8 +177,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const Choice choice = choose(registry, split->selector);
   std::string_view bytes = split->rest;
   auto h = mcpspec::fuzz::input_hash(bytes);
-  check_framing(bytes, h);
-  for (auto& f : frame(bytes, bytes.size() + 1, 0)) {
+  for (auto& f : check_framing(bytes, h, choice.small_limit)) {
     // The session's gate: deeper frames are refused before parsing (json_depth.hpp). Without it a
     // 100000-level frame crashes the round trip below, as it crashed `mcpspec run`.
     if (mcpspec::protocol::json_nests_deeper_than(f.text)) continue;
