@@ -12,20 +12,16 @@ does not hide the results of the others.
 """
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from loopback import free_port  # noqa: E402
+
 PING = "scenarios/mcp/ping/answered-with-empty-result.json"
 CLIENT_SCENARIO = "scenarios/mcp/client/lifecycle/initialize-request-shape.json"
 
-
-def free_port():
-    """A loopback port where nothing listens (bound, then released)."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def mcpspec(bindir, *args, command="run"):

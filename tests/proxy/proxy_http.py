@@ -29,8 +29,9 @@ import tempfile
 import threading
 import time
 
+from proxy_support import finding_lines, free_port, offline
+
 DEADLINE_S = 20
-PREFIX = "mcpspec proxy: "
 
 
 def fail(msg):
@@ -179,16 +180,6 @@ def host_session(port, n):
     return got
 
 
-def finding_lines(path):
-    with open(path) as f:
-        return [l.rstrip("\n")[len(PREFIX):] for l in f if l.startswith(PREFIX)]
-
-
-def offline(mcpspec, trace):
-    r = subprocess.run([mcpspec, "validate", "--trace", trace], capture_output=True, text=True, timeout=DEADLINE_S)
-    return r.returncode, [l for l in r.stdout.splitlines() if l.startswith("#")]
-
-
 def correct_case(bindir):
     mcpspec = os.path.join(bindir, "mcpspec")
     srv = make_server(None)
@@ -249,10 +240,7 @@ def wrong_id_case(bindir):
 
 def upstream_down_case(bindir):
     mcpspec = os.path.join(bindir, "mcpspec")
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    dead = s.getsockname()[1]
-    s.close()  # nothing listens there now
+    dead = free_port()  # nothing listens there
     with tempfile.TemporaryDirectory() as d:
         p, port, _, _, _ = start_proxy(mcpspec, f"http://127.0.0.1:{dead}/mcp", d)
         for _ in range(2):  # the proxy keeps serving after a failed exchange

@@ -25,8 +25,9 @@ import sys
 import tempfile
 import time
 
+from proxy_support import finding_lines, free_port, offline
+
 DEADLINE_S = 60
-PREFIX = "mcpspec proxy: "
 ACTIONS = {"capabilities": {}, "actions": [{"do": "list_tools"}, {"do": "call_tool", "name": "echo", "arguments": {"message": "through the proxy"}},
                                            {"do": "ping"}, {"do": "exit"}]}
 
@@ -50,18 +51,6 @@ def peers(src):
 
 def quote(s):
     return "'" + s.replace("'", "'\\''") + "'"
-
-
-def finding_lines(path):
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [l.rstrip("\n")[len(PREFIX):] for l in f if l.startswith(PREFIX)]
-
-
-def offline(mcpspec, trace):
-    r = subprocess.run([mcpspec, "validate", "--trace", trace], capture_output=True, text=True, timeout=DEADLINE_S)
-    return r.returncode, [l for l in r.stdout.splitlines() if l.startswith("#")]
 
 
 def client_ok(stderr):
@@ -97,14 +86,6 @@ def stdio_case(src, bindir):
             fail(f"validate --trace disagrees: exit {rc}, {off}")
         print(f"ok: {os.path.getsize(p['c2s_in'])} bytes client to server and {os.path.getsize(p['s2c_in'])} back, "
               "identical on both sides of the proxy; no finding")
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
 
 
 def wait_listening(port, proc, what):
