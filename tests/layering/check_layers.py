@@ -31,9 +31,15 @@ ALLOWED = {
     # layer's requirement catalog for levels); it runs no scenarios.
     "harness/proxy": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor",
                       "harness/transport", "harness/results", "harness/scenario"],
+    # authorization: text-level pieces (challenges, ...) over util; the resource-server and AS checks
+    # sit beside run, using the transport's SSE parser and the scenario layer's catalog.
+    "harness/auth": ["harness/util"],
+    "harness/authcheck": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/transport",
+                          "harness/results", "harness/scenario", "harness/auth"],
     "reports": ["harness/util", "harness/jsonschema", "harness/results"],
     "harness/cli": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
-                    "harness/results", "harness/scenario", "harness/run", "harness/fuzz", "harness/proxy", "reports"],
+                    "harness/results", "harness/scenario", "harness/run", "harness/fuzz", "harness/proxy", "reports",
+                    "harness/auth", "harness/authcheck"],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 
