@@ -1,149 +1,159 @@
 #include "harness/auth/www_authenticate.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cctype>
 
 namespace mcpspec::auth {
 
 namespace {
 
-// RFC 9110 §5.6.2 tchar.
-bool is_tchar(char c) {
+// tchar (RFC 9110 §5.6.2)
+bool tchar(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
-// RFC 9110 §11.2 token68 characters (without the trailing '=' padding).
-bool is_token68_char(char c) {
+bool t68char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("-._~+/").find(c) != std::string_view::npos;
 }
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
 
-class Reader {
+class Parser {
  public:
-  explicit Reader(const std::string& s) : s_(s) {}
-  bool done() const { return i_ >= s_.size(); }
-  char peek(std::size_t ahead = 0) const { return i_ + ahead < s_.size() ? s_[i_ + ahead] : '\0'; }
-  std::size_t pos() const { return i_; }
-  void seek(std::size_t p) { i_ = p; }
-  void skip_ws() {
-    while (!done() && (s_[i_] == ' ' || s_[i_] == '\t')) ++i_;
-  }
-  // Empty list elements are allowed (RFC 9110 §5.6.1): skips commas and whitespace.
-  void skip_separators() {
-    while (!done() && (s_[i_] == ' ' || s_[i_] == '\t' || s_[i_] == ',')) ++i_;
-  }
-  std::string token() {
-    std::size_t start = i_;
-    while (!done() && is_tchar(s_[i_])) ++i_;
-    return s_.substr(start, i_ - start);
-  }
-  // A quoted-string starting at the current '"'; false when it never closes.
-  bool quoted(std::string& out) {
-    ++i_;  // the opening quote
-    while (!done()) {
-      char c = s_[i_++];
-      if (c == '"') return true;
-      if (c == '\\') {
-        if (done()) return false;
-        c = s_[i_++];
+  explicit Parser(const std::string& v) : v_(v) {}
+
+  ChallengeParse run() {
+    ChallengeParse out;
+    skip_list_separators();
+    while (i_ < v_.size()) {
+      Challenge c;
+      c.scheme = token();
+      if (c.scheme.empty()) return fail(out, "expected an auth-scheme");
+      std::size_t after_scheme = i_;
+      skip_ws();
+      if (i_ > after_scheme && i_ < v_.size() && v_[i_] != ',') {
+        if (param_ahead()) {
+          if (!params(c, out)) return out;
+        } else {
+          std::string t68;
+          while (i_ < v_.size() && t68char(v_[i_])) t68 += v_[i_++];
+          while (i_ < v_.size() && v_[i_] == '=') t68 += v_[i_++];
+          if (t68.empty()) return fail(out, "expected a token68 or auth-param after the scheme");
+          c.token68 = t68;
+          skip_ws();
+        }
       }
-      out += c;
+      out.challenges.push_back(std::move(c));
+      if (i_ < v_.size() && v_[i_] != ',') return fail(out, "expected ',' between challenges");
+      skip_list_separators();
     }
-    return false;
+    return out;
   }
 
  private:
-  const std::string& s_;
+  ChallengeParse& fail(ChallengeParse& out, const std::string& what) {
+    out.error = fmt::format("{} at offset {}", what, i_);
+    return out;
+  }
+  void skip_ws() {
+    while (i_ < v_.size() && (v_[i_] == ' ' || v_[i_] == '\t')) ++i_;
+  }
+  void skip_list_separators() {
+    while (i_ < v_.size() && (v_[i_] == ' ' || v_[i_] == '\t' || v_[i_] == ',')) ++i_;
+  }
+  std::string token() {
+    std::string t;
+    while (i_ < v_.size() && tchar(v_[i_])) t += v_[i_++];
+    return t;
+  }
+  // At `token BWS "=" BWS (token | quoted-string)`: an auth-param, not a token68 ending in '='.
+  bool param_ahead() const {
+    std::size_t j = i_;
+    while (j < v_.size() && tchar(v_[j])) ++j;
+    if (j == i_) return false;
+    while (j < v_.size() && (v_[j] == ' ' || v_[j] == '\t')) ++j;
+    if (j >= v_.size() || v_[j] != '=') return false;
+    ++j;
+    while (j < v_.size() && (v_[j] == ' ' || v_[j] == '\t')) ++j;
+    return j < v_.size() && (v_[j] == '"' || tchar(v_[j]));
+  }
+  bool params(Challenge& c, ChallengeParse& out) {
+    while (true) {
+      std::string name = lower(token());
+      skip_ws();
+      ++i_;  // '=' (param_ahead saw it)
+      skip_ws();
+      std::string value;
+      if (i_ < v_.size() && v_[i_] == '"') {
+        ++i_;
+        bool closed = false;
+        while (i_ < v_.size()) {
+          char ch = v_[i_++];
+          if (ch == '\\' && i_ < v_.size()) value += v_[i_++];
+          else if (ch == '"') {
+            closed = true;
+            break;
+          } else value += ch;
+        }
+        if (!closed) {
+          fail(out, "unterminated quoted-string for \"" + name + "\"");
+          return false;
+        }
+      } else {
+        value = token();
+      }
+      if (c.params.count(name)) {
+        fail(out, "auth-param \"" + name + "\" repeated");
+        return false;
+      }
+      c.params[name] = value;
+      skip_ws();
+      if (i_ >= v_.size() || v_[i_] != ',') return true;
+      // After a comma: another param of this challenge, or the next challenge.
+      std::size_t comma = i_;
+      skip_list_separators();
+      if (!param_ahead()) {
+        i_ = comma;
+        return true;
+      }
+    }
+  }
+
+  const std::string& v_;
   std::size_t i_ = 0;
 };
 
-std::string where(const Reader& r) { return " at byte " + std::to_string(r.pos()); }
-
 }  // namespace
 
-bool iequals_ascii(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
-
 std::optional<std::string> Challenge::param(const std::string& name) const {
-  for (const auto& [k, v] : params)
-    if (iequals_ascii(k, name)) return v;
-  return std::nullopt;
+  auto it = params.find(lower(name));
+  if (it == params.end()) return std::nullopt;
+  return it->second;
 }
 
-const Challenge* find_challenge(const ParsedChallenges& parsed, const std::string& scheme) {
-  for (const auto& c : parsed.challenges)
-    if (iequals_ascii(c.scheme, scheme)) return &c;
+ChallengeParse parse_www_authenticate(const std::string& value) { return Parser(value).run(); }
+
+const Challenge* find_challenge(const std::vector<Challenge>& all, const std::string& scheme) {
+  for (const auto& c : all)
+    if (lower(c.scheme) == lower(scheme)) return &c;
   return nullptr;
 }
 
-ParsedChallenges parse_www_authenticate(const std::string& text) {
-  ParsedChallenges out;
-  Reader r(text);
-  r.skip_separators();
-  while (!r.done()) {
-    Challenge ch;
-    ch.scheme = r.token();
-    if (ch.scheme.empty()) {
-      out.error = std::string("expected an auth-scheme") + where(r);
-      return out;
+std::string write_challenge(const std::string& scheme, const std::vector<std::pair<std::string, std::string>>& params) {
+  std::string out = scheme;
+  bool first = true;
+  for (const auto& [name, value] : params) {
+    out += first ? " " : ", ";
+    first = false;
+    out += name + "=\"";
+    for (char ch : value) {
+      if (ch == '"' || ch == '\\') out += '\\';
+      out += ch;
     }
-    bool spaced = r.peek() == ' ' || r.peek() == '\t';
-    r.skip_ws();
-    // token68: its characters, optional '=' padding, then the end of this challenge.
-    if (spaced && is_token68_char(r.peek())) {
-      std::size_t start = r.pos(), p = start;
-      while (is_token68_char(r.peek(p - start))) ++p;
-      std::size_t end = p;
-      while (r.peek(end - start) == '=') ++end;
-      r.seek(end);
-      r.skip_ws();
-      if (r.done() || r.peek() == ',') {
-        ch.token68 = text.substr(start, end - start);
-        out.challenges.push_back(std::move(ch));
-        r.skip_separators();
-        continue;
-      }
-      r.seek(start);
-    }
-    // auth-params until the next element is not "name = value", i.e. a new challenge's scheme.
-    while (spaced && !r.done()) {
-      std::size_t start = r.pos();
-      std::string name = r.token();
-      r.skip_ws();
-      if (name.empty() || r.peek() != '=') {
-        r.seek(start);
-        break;
-      }
-      r.seek(r.pos() + 1);
-      r.skip_ws();
-      std::string value;
-      if (r.peek() == '"') {
-        if (!r.quoted(value)) {
-          out.error = "unterminated quoted-string for parameter " + name + where(r);
-          out.challenges.push_back(std::move(ch));
-          return out;
-        }
-      } else {
-        value = r.token();
-        if (value.empty()) {
-          out.error = "parameter " + name + " has no value" + where(r);
-          out.challenges.push_back(std::move(ch));
-          return out;
-        }
-      }
-      ch.params.emplace_back(name, value);
-      r.skip_ws();
-      if (r.done()) break;
-      if (r.peek() != ',') {
-        out.error = std::string("expected ',' after parameter ") + name + where(r);
-        out.challenges.push_back(std::move(ch));
-        return out;
-      }
-      r.skip_separators();
-    }
-    out.challenges.push_back(std::move(ch));
-    r.skip_separators();
+    out += '"';
   }
   return out;
 }
