@@ -61,10 +61,12 @@ void register_and_probe_redirects(AuthRun& run, const json& doc, const std::stri
     run.finish(reg);
     return;
   }
-  const std::string redirect = "http://127.0.0.1:9/mcpspec/callback";
+  // A loopback URI (native clients) and an https one: near misses are judged on both, except another
+  // port of the loopback one, which OAuth 2.1 (RFC 8252 §7.3) lets the client choose at request time.
+  const std::string loopback = "http://127.0.0.1:9/mcpspec/callback", web = "https://client.mcpspec.invalid/callback";
   ProbeRequest req{"POST", doc["registration_endpoint"], {{"Accept", "application/json"}},
                    json{{"client_name", "mcpspec"},
-                        {"redirect_uris", {redirect}},
+                        {"redirect_uris", {loopback, web}},
                         {"grant_types", {"authorization_code", "refresh_token"}},
                         {"response_types", {"code"}},
                         {"token_endpoint_auth_method", "none"},
@@ -89,7 +91,10 @@ void register_and_probe_redirects(AuthRun& run, const json& doc, const std::stri
   }
   const std::string client_id = r.json["client_id"];
   const std::string endpoint = doc["authorization_endpoint"];
-  for (const std::string& near : {redirect + "/x", std::string("http://127.0.0.1:10/mcpspec/callback"), redirect + "?x=1"}) {
+  const std::vector<std::pair<std::string, std::string>> near_misses = {
+      {web + "/x", web}, {"https://client.mcpspec.invalid:8443/callback", web}, {web + "?x=1", web},
+      {loopback + "/x", loopback}, {loopback + "?x=1", loopback}};
+  for (const auto& [near, registered_uri] : near_misses) {
     const std::string url = fmt::format(
         "{}{}response_type=code&client_id={}&redirect_uri={}&state=mcpspec&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
         "&code_challenge_method=S256&resource={}",
@@ -100,7 +105,7 @@ void register_and_probe_redirects(AuthRun& run, const json& doc, const std::stri
     reg.exchange(a, ar);
     if (ar.reached && ar.status / 100 == 3 && ar.header("location").rfind(near, 0) == 0)
       reg.violation("AUTH-88", "the authorization endpoint redirected to " + near +
-                                   ", which only resembles the registered redirect URI " + redirect);
+                                   ", which only resembles the registered redirect URI " + registered_uri);
   }
   run.finish(reg);
 }

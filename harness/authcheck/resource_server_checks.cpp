@@ -1,5 +1,7 @@
 // The server under test as an OAuth resource server, without a token (probe mode): the 401, its
 // challenge, protected resource metadata, and refusal of invalid tokens and malformed headers.
+#include "harness/auth/base64url.hpp"
+#include "harness/auth/canonical_uri.hpp"
 #include "harness/authcheck/auth_run.hpp"
 #include "harness/authcheck/resource_uri.hpp"
 
@@ -21,24 +23,7 @@ std::string random_text(std::size_t n) {
   return s;
 }
 
-// A JWT-shaped string (base64url of the JSON parts, no padding) whose signature no key made.
-std::string base64url(const std::string& in) {
-  static const char* t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  unsigned val = 0;
-  int bits = -6;
-  for (unsigned char c : in) {
-    val = (val << 8) + c;
-    bits += 8;
-    while (bits >= 0) {
-      out += t[(val >> bits) & 0x3F];
-      bits -= 6;
-    }
-  }
-  if (bits > -6) out += t[((val << 8) >> (bits + 8)) & 0x3F];
-  return out;
-}
-
+// A JWT-shaped string whose signature no key made (or, for alg none, that has none).
 std::string fake_jwt(const std::string& alg, const std::string& audience, bool signed_part) {
   const long long now = std::chrono::duration_cast<std::chrono::seconds>(
                             std::chrono::system_clock::now().time_since_epoch()).count();
@@ -47,7 +32,7 @@ std::string fake_jwt(const std::string& alg, const std::string& audience, bool s
   json claims = {{"iss", "https://issuer.mcpspec.invalid"}, {"aud", audience}, {"sub", "mcpspec"},
                  {"client_id", "mcpspec"}, {"scope", "mcp"}, {"iat", now}, {"exp", now + 3600},
                  {"jti", random_text(16)}};
-  return base64url(header.dump()) + "." + base64url(claims.dump()) + "." + (signed_part ? random_text(342) : "");
+  return auth::base64url_encode(header.dump()) + "." + auth::base64url_encode(claims.dump()) + "." + (signed_part ? random_text(342) : "");
 }
 
 bool success_with_result(const ProbeResponse& r) { return r.reached && r.status / 100 == 2 && r.has_result(); }
@@ -135,7 +120,7 @@ void check_challenge(AuthRun& run) {
   auto parsed = auth::parse_www_authenticate(header);
   if (!parsed.error.empty())
     check.violation("AUTH-05", "WWW-Authenticate does not follow the RFC 9110 challenge grammar: " + parsed.error, header);
-  const auth::Challenge* bearer = auth::find_challenge(parsed, "Bearer");
+  const auth::Challenge* bearer = auth::find_challenge(parsed.challenges, "Bearer");
   if (!bearer) {
     check.violation("AUTH-05", "WWW-Authenticate has no Bearer challenge", header);
   } else {
@@ -229,21 +214,19 @@ void check_prm(AuthRun& run) {
     content.violation("AUTH-11", "the PRM document has no resource string", doc);
   } else {
     const std::string resource = prm["resource"];
-    switch (match_resource(resource, run.o.endpoint)) {
-      case ResourceMatch::Equal:
-        break;
-      case ResourceMatch::OtherOrigin:
-        content.violation("AUTH-11", fmt::format("resource {} is not on the endpoint's origin {}", resource,
-                                                 origin_of(run.o.endpoint)));
-        break;
-      case ResourceMatch::SameOriginLoose:
-        // The root well-known describes the origin itself (RFC 9728 §3.1).
-        if (run.prm_at_root && split_uri(resource).path.size() <= 1) break;
-        content.finding(Level::Should, {"AUTH-11"},
-                        fmt::format("resource {} is on the endpoint's origin but is not the endpoint {} "
-                                    "(RFC 9728 asks for equality; many clients accept a prefix)",
-                                    resource, run.o.endpoint));
-        break;
+    const auth::UriMatch match = auth::compare_resource(resource, run.o.endpoint);
+    const bool root_origin = run.prm_at_root && split_uri(resource).path.size() <= 1 &&
+                             origin_of(resource) == origin_of(run.o.endpoint);
+    if (match == auth::UriMatch::Identical || match == auth::UriMatch::Normalized || root_origin) {
+      // Equal, or the origin itself at the root well-known, which describes the origin (RFC 9728 §3.1).
+    } else if (match == auth::UriMatch::TrailingSlash || match == auth::UriMatch::OtherPath) {
+      content.finding(Level::Should, {"AUTH-11"},
+                      fmt::format("resource {} is on the endpoint's origin but is not the endpoint {} ({}; RFC 9728 "
+                                  "asks for equality, many clients accept it)",
+                                  resource, run.o.endpoint, auth::describe(match)));
+    } else {
+      content.violation("AUTH-11", fmt::format("resource {} does not name the endpoint {}: {}", resource,
+                                               run.o.endpoint, auth::describe(match)));
     }
   }
   if (prm.contains("bearer_methods_supported")) {
@@ -286,7 +269,7 @@ void check_invalid_tokens(AuthRun& run) {
       continue;
     }
     auto parsed = auth::parse_www_authenticate(r.header("www-authenticate"));
-    const auth::Challenge* bearer = auth::find_challenge(parsed, "Bearer");
+    const auth::Challenge* bearer = auth::find_challenge(parsed.challenges, "Bearer");
     if (!bearer || bearer->param("error") != std::optional<std::string>("invalid_token"))
       check.finding(Level::Should, {"AUTH-08"},
                     fmt::format("the 401 for {} has no Bearer challenge with error=\"invalid_token\"", what),

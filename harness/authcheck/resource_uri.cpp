@@ -109,13 +109,4 @@ std::string percent_encode(const std::string& s) {
   return out;
 }
 
-ResourceMatch match_resource(const std::string& resource, const std::string& endpoint) {
-  if (origin_of(resource) != origin_of(endpoint) || split_uri(resource).authority.empty())
-    return ResourceMatch::OtherOrigin;
-  UriParts r = split_uri(resource), e = split_uri(endpoint);
-  std::string rp = r.path.empty() ? "/" : r.path, ep = e.path.empty() ? "/" : e.path;
-  if (rp == ep && r.query == e.query && !r.has_fragment) return ResourceMatch::Equal;
-  return ResourceMatch::SameOriginLoose;
-}
-
 }  // namespace mcpspec::authcheck

@@ -1,10 +1,8 @@
 #pragma once
 // URLs as the authorization rows compare and derive them: the parts of a URI (RFC 3986 Appendix B),
 // the well-known locations of protected resource metadata (RFC 9728 §3.1) and of authorization
-// server metadata (RFC 8414 §3.1, OpenID Connect Discovery §4), and the lenient comparison of a PRM
-// `resource` with the endpoint (AUTH-CHECKLIST §7.1: a different origin fails, a path that merely
-// shares a prefix or differs by a trailing slash warns). Issuer comparison is byte-exact and
-// deliberately not done here (§7.8).
+// server metadata (RFC 8414 §3.1, OpenID Connect Discovery §4). (Comparing a PRM `resource` with the
+// endpoint is harness/auth/canonical_uri; issuer comparison is byte-exact, AUTH-CHECKLIST §7.8.)
 #include <string>
 #include <vector>
 
@@ -38,10 +36,5 @@ std::vector<MetadataUrl> as_metadata_urls(const std::string& issuer, bool oauth_
 
 // RFC 3986 percent-encoding of everything but unreserved characters (a query parameter value).
 std::string percent_encode(const std::string& s);
-
-enum class ResourceMatch { Equal, SameOriginLoose, OtherOrigin };
-// `resource` against the endpoint it protects; scheme and host case and default ports are
-// normalized (RFC 3986 §6.2.2), the path is compared exactly, then loosely.
-ResourceMatch match_resource(const std::string& resource, const std::string& endpoint);
 
 }  // namespace mcpspec::authcheck

@@ -107,7 +107,7 @@ void check_token_mode(AuthRun& run) {
       }
       if (!modern) continue;
       auto parsed = auth::parse_www_authenticate(r.header("www-authenticate"));
-      const auth::Challenge* b = auth::find_challenge(parsed, "Bearer");
+      const auth::Challenge* b = auth::find_challenge(parsed.challenges, "Bearer");
       const std::string header = r.header("www-authenticate");
       if (!b || b->param("error") != std::optional<std::string>("insufficient_scope")) {
         // The checklist's verdict for a 403 without the error code is FAIL, whatever the row's level.

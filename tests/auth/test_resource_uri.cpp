@@ -27,13 +27,9 @@ TEST_CASE("resource uri: AS metadata URLs for issuers with and without a path", 
   CHECK(as_metadata_urls("https://as.example", true).size() == 1);  // 2025-06-18: RFC 8414 only
 }
 
-TEST_CASE("resource uri: resource matching and secure URLs", "[auth]") {
-  CHECK(match_resource("http://127.0.0.1:8080/mcp", "http://127.0.0.1:8080/mcp") == ResourceMatch::Equal);
-  CHECK(match_resource("HTTPS://A.example:443/mcp", "https://a.example/mcp") == ResourceMatch::Equal);
-  CHECK(match_resource("https://a.example/mcp/", "https://a.example/mcp") == ResourceMatch::SameOriginLoose);
-  CHECK(match_resource("https://a.example", "https://a.example/mcp") == ResourceMatch::SameOriginLoose);
-  CHECK(match_resource("https://evil.example/mcp", "https://a.example/mcp") == ResourceMatch::OtherOrigin);
-  CHECK(match_resource("/mcp", "https://a.example/mcp") == ResourceMatch::OtherOrigin);
+TEST_CASE("resource uri: secure URLs, origins and percent-encoding", "[auth]") {
+  CHECK(origin_of("HTTPS://A.example:443/mcp") == "https://a.example");
+  CHECK(origin_of("http://127.0.0.1:8080/mcp?x") == "http://127.0.0.1:8080");
   CHECK(is_secure_or_loopback("https://a.example/x"));
   CHECK(is_secure_or_loopback("http://127.0.0.1:9/x"));
   CHECK(is_secure_or_loopback("http://localhost/x"));

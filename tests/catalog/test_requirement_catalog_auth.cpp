@@ -75,7 +75,7 @@ std::string area_for(const std::string& section) {
 
 }  // namespace
 
-TEST_CASE("auth catalog: every AUTH-CHECKLIST row in the versions, area and level it names", "[catalog][auth]") {
+TEST_CASE("auth catalog: every AUTH-CHECKLIST row in the versions and area and at the level it names", "[catalog][auth]") {
   const auto rows = auth_rows();
   REQUIRE(rows.size() == 107);
   std::map<std::string, std::map<std::string, json>> by_id;  // id -> version -> entry

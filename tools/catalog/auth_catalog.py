@@ -56,6 +56,21 @@ MODERN_PAGES = {
 ROW_RE = re.compile(r"^\| (AUTH-[0-9]+) \|")
 HEADING_RE = re.compile(r"^#{2,3} ([0-9]+[a-z]?)\. ")
 PART_RE = re.compile(r"^(A|I|D|R|SC)(?:\(([0-9]{2}-[0-9]{2})\))?§(.*)$")
+EMBEDDED_RE = re.compile(r"\b(A|I|D|R|SC)(?:\(([0-9]{2}-[0-9]{2})\))?§")
+
+
+def page_of(letter: str, pinned: str | None, version: str) -> tuple[str, str]:
+    """(version whose pages hold it, page path) of a page letter cited in `version`'s catalog: an
+    unpinned A is the catalog's own authorization page (2025-11-25's for 2026-07-28)."""
+    if letter == "A":
+        return (SHORT[pinned] if pinned else ("2025-11-25" if version == "2026-07-28" else version)), LEGACY_PAGE
+    return "2026-07-28", MODERN_PAGES[letter]
+
+
+def page_name(letter: str, pinned: str | None, version: str) -> str:
+    """A page letter as '<page>' in `version`'s own pages, or '<version> <page>' in another's."""
+    page_version, page = page_of(letter, pinned, version)
+    return page if page_version == version else f"{page_version} {page}"
 
 
 def parse_rows(path: Path) -> list[Row]:
@@ -115,16 +130,13 @@ def section_for(source: str, version: str, pages: Path | None) -> str:
     for part in clean_markup(source).split("; "):
         m = PART_RE.match(part)
         if not m:
-            kept.append(part)  # RFC citations and remarks
+            # RFC citations and remarks, with any page letter inside them spelled out.
+            kept.append(EMBEDDED_RE.sub(lambda e: page_name(e.group(1), e.group(2), version) + " §", part))
             continue
         letter, pinned, rest = m.groups()
         rest = anchor if rest == "same" and anchor else rest
         anchor = rest
-        if letter == "A":
-            page_version = SHORT[pinned] if pinned else ("2025-11-25" if version == "2026-07-28" else version)
-            page = LEGACY_PAGE
-        else:
-            page_version, page = "2026-07-28", MODERN_PAGES[letter]
+        page_version, page = page_of(letter, pinned, version)
         if pages is not None and not (pages / page_version / f"{page}.mdx").is_file():
             raise CatalogError(f"section {source!r}: page {page} does not exist in {page_version}")
         text = f"{page} §{rest}"
