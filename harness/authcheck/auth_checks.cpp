@@ -1,6 +1,7 @@
 #include "harness/authcheck/auth_checks.hpp"
 
 #include "harness/authcheck/auth_run.hpp"
+#include "harness/authcheck/resource_uri.hpp"
 
 namespace mcpspec::authcheck {
 
@@ -19,6 +20,15 @@ std::vector<ScenarioResult> run_auth_checks(const AuthOptions& o,
   check_authorization_servers(run);
   check_legacy_metadata(run);
   return run.results;
+}
+
+std::string unreachable(const std::string& endpoint, int timeout_ms) {
+  const UriParts u = split_uri(endpoint);
+  if ((u.scheme != "http" && u.scheme != "https") || u.authority.empty())
+    return "not an absolute http:// or https:// URL";
+  // OPTIONS: any status proves an HTTP server answers, and no stream is opened.
+  ProbeResponse r = send_probe(ProbeRequest{"OPTIONS", endpoint, {}, "", ""}, timeout_ms);
+  return r.reached ? "" : "no HTTP answer (" + r.error + ")";
 }
 
 const std::vector<std::string>& judged_requirements() {

@@ -32,6 +32,10 @@ struct AuthOptions {
 std::vector<ScenarioResult> run_auth_checks(const AuthOptions& o,
                                             const std::function<void(const ScenarioResult&)>& on_result);
 
+// Why the endpoint cannot be checked at all (not an http(s) URL, or no HTTP answer to OPTIONS within
+// the timeout), or empty when it answers (any status).
+std::string unreachable(const std::string& endpoint, int timeout_ms);
+
 // The AUTH rows some check judges (not only skips), for `mcpspec coverage`.
 const std::vector<std::string>& judged_requirements();
 

@@ -196,6 +196,11 @@ int run_auth(const RunArgs& a, const Target& target, bool several) {
   if (a.target.url.empty() || !a.target.server.empty())
     throw UsageError("--auth checks a running server: give its endpoint with --url http(s)://HOST:PORT/PATH "
                      "(a server started by --server is not supported with --auth yet)");
+  // An endpoint that cannot be reached is one line and exit 2, as for scenarios (docs/reports.md).
+  if (std::string why = authcheck::unreachable(a.target.url, a.timeout_ms); !why.empty()) {
+    std::cerr << "mcpspec: cannot check " << a.target.url << ": " << why << "\n";
+    return 2;
+  }
   auto reporters = make_reporters(a, target, several);
   std::vector<std::string> versions;
   for (const auto& v : protocols_from(a.protocol))
