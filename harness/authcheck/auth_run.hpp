@@ -42,7 +42,10 @@ struct AuthRun {
   bool applies(const std::string& requirement) const { return catalog.find(o.protocol, requirement).has_value(); }
   // A check over the rows of `requirements` that exist in this version.
   CheckResult start(const std::string& id, const std::string& title, const std::vector<std::string>& requirements) const;
+  // Reports the check (unless none of its rows exists in this version).
   void finish(CheckResult& check);
+  // When no 401 was seen: the check is reported as SKIP and true returned.
+  bool skipped_without_401(CheckResult& check);
   // A session to the endpoint in the run's version.
   McpPost mcp() const { return McpPost{o.endpoint, o.protocol, o.timeout_ms, ""}; }
   // Sends the protected request with this Authorization value (a fresh session first when

@@ -28,6 +28,7 @@ class CheckResult {
   void skip(const std::string& reason);
   void error(const std::string& reason);
   Level level_of(const std::string& requirement) const;
+  bool judges_anything() const { return !r_.requirements.empty(); }
 
   ScenarioResult finish();
 

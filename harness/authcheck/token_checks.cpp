@@ -126,7 +126,7 @@ void check_token_mode(AuthRun& run) {
   if (run.o.other_audience_token.empty()) {
     audience.skip("token mode: give --auth-token-other-audience (a token of the same AS for another resource)");
   } else if (!run.unauthorized) {
-    audience.skip("no 401 was seen (auth/rs/unauthenticated-401)");
+    audience.skip("no request was refused without a token (auth/rs/unauthenticated-401)");
   } else {
     ProbeResponse r = run.send_protected(audience, "Bearer " + run.o.other_audience_token);
     if (ok_with_result(r))
@@ -142,8 +142,8 @@ void check_mock_as_rows(AuthRun& run) {
   auto check = run.start("auth/rs/minted-tokens",
                          "Tokens minted by the harness's AS: wrong or missing audience, foreign issuer, scope rules",
                          {"AUTH-15", "AUTH-17", "AUTH-21", "AUTH-22", "AUTH-24"});
-  check.skip("mock-AS mode: needs the harness's own authorization server (the server configured to trust it via "
-             "MCP_CONFORMANCE_AUTH_SERVER_URL), which this build does not have yet");
+  check.skip("mock-AS mode: needs the harness's authorization server minting tokens the server under test trusts "
+             "(started with MCP_CONFORMANCE_AUTH_SERVER_URL); not wired to servers under test yet");
   run.finish(check);
 }
 
