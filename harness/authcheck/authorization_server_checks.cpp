@@ -138,10 +138,10 @@ void check_authorization_servers(AuthRun& run) {
       const json methods = doc.value("code_challenge_methods_supported", json());
       if (methods.is_null()) {
         // Required of OpenID documents; for RFC 8414 ones clients refuse to proceed without it (AUTH-43).
-        if (found.openid) pkce.violation("AUTH-86", "the OpenID metadata has no code_challenge_methods_supported");
-        else pkce.finding(Level::Should, {"AUTH-86"}, "the metadata has no code_challenge_methods_supported; MCP clients refuse such a server");
+        if (found.openid) pkce.violation("AUTH-86", "the OpenID metadata has no code_challenge_methods_supported", doc.dump(2));
+        else pkce.finding(Level::Should, {"AUTH-86"}, "the metadata has no code_challenge_methods_supported; MCP clients refuse such a server", doc.dump(2));
       } else if (!methods.is_array() || std::find(methods.begin(), methods.end(), "S256") == methods.end()) {
-        pkce.violation("AUTH-86", "code_challenge_methods_supported does not list S256: " + methods.dump());
+        pkce.violation("AUTH-86", "code_challenge_methods_supported does not list S256: " + methods.dump(), doc.dump(2));
       }
       run.finish(pkce);
     }
@@ -151,7 +151,7 @@ void check_authorization_servers(AuthRun& run) {
       const bool endpoint = key == "issuer" || key == "jwks_uri" ||
                             (key.size() > 9 && key.compare(key.size() - 9, 9, "_endpoint") == 0);
       if (endpoint && value.is_string() && !is_secure_or_loopback(value))
-        tls.violation("AUTH-87", fmt::format("{} is {}: not https", key, value.get<std::string>()));
+        tls.violation("AUTH-87", fmt::format("{} is {}: not https", key, value.get<std::string>()), doc.dump(2));
     }
     if (is_loopback(issuer)) tls.note("loopback http is accepted (a local test deployment)");
     run.finish(tls);
@@ -159,7 +159,7 @@ void check_authorization_servers(AuthRun& run) {
     if (run.applies("AUTH-92")) {
       auto cimd = run.start("auth/as/cimd-support", "The metadata advertises client ID metadata documents", {"AUTH-92"});
       if (doc.value("client_id_metadata_document_supported", json()) != true)
-        cimd.violation("AUTH-92", "client_id_metadata_document_supported is not true");
+        cimd.violation("AUTH-92", "client_id_metadata_document_supported is not true", doc.dump(2));
       run.finish(cimd);
     }
     register_and_probe_redirects(run, doc, issuer);

@@ -18,6 +18,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <fnmatch.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -226,10 +227,17 @@ int run_auth(const RunArgs& a, const Target& target, bool several) {
     o.call_tools = a.call_tools != scenario::CallTools::None;
     o.timeout_ms = a.timeout_ms;
     o.catalog = &scenario::RequirementCatalog::builtin();
+    // Every check runs (each builds on the ones before); --filter picks the ones reported.
+    auto selected = [&](const ScenarioResult& r) {
+      return a.selection.filters.empty() ||
+             std::any_of(a.selection.filters.begin(), a.selection.filters.end(),
+                         [&](const std::string& g) { return fnmatch(g.c_str(), r.id.c_str(), 0) == 0; });
+    };
     auto got = authcheck::run_auth_checks(o, [&](const ScenarioResult& r) {
-      for (auto& rep : reporters) rep->on_result(r);
+      if (selected(r))
+        for (auto& rep : reporters) rep->on_result(r);
     });
-    results.insert(results.end(), got.begin(), got.end());
+    std::copy_if(got.begin(), got.end(), std::back_inserter(results), selected);
   }
   info.duration_ms = ms_since(t0);
   return finish_reports(reporters, info, results, summarize(results, a.strict));

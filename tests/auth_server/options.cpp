@@ -37,7 +37,7 @@ namespace {
 [[noreturn]] void usage(const std::string& problem) {
   std::cerr << "mcpspec-auth-testserver: " << problem << "\n"
             << "usage: mcpspec-auth-testserver [--port N] [--token VALUE=SCOPE,...[@AUDIENCE]]... "
-               "[--expired-token VALUE]... [--fault NAME]...\n";
+               "[--expired-token VALUE]... [--fault NAME]... | --list-faults\n";
   std::exit(2);
 }
 
@@ -74,6 +74,9 @@ Options parse_options(int argc, char** argv) {
       t.scopes = {"mcp:read", "mcp:admin"};
       t.expired = true;
       o.tokens[value_of(i, argc, argv)] = t;
+    } else if (a == "--list-faults") {
+      for (const auto& f : known_faults()) std::cout << f << "\n";
+      std::exit(0);
     } else if (a == "--fault") {
       std::string f = value_of(i, argc, argv);
       const auto& known = known_faults();
