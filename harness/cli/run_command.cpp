@@ -245,7 +245,7 @@ int run_auth(const RunArgs& a, const Target& target, bool several) {
 
 // Runs one target; `collected` (when given) receives the run, for a matrix of several targets.
 int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlRun* collected = nullptr) {
-  if (a.auth) return run_auth(a, target, several);
+  if (a.auth && a.client.empty()) return run_auth(a, target, several);
   Selection sel = a.selection;
   if (sel.paths.empty()) sel.paths = target.scenarios;
   if (sel.paths.empty() && !a.client.empty()) sel.paths = {home_dir() + "/scenarios/mcp/client"};
@@ -460,8 +460,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "With --auth: an expired token issued for this server (must be refused)")
       ->needs(auth);
   cmd->callback([args, &exit_code] {
-    if (args->auth && (!args->client.empty() || !args->config.empty()))
-      throw UsageError("--auth checks a server given by --url; it cannot be combined with --client or --config");
+    if (args->auth && !args->config.empty()) throw UsageError("--auth cannot be combined with --config");
+    // --auth with --client (a mock AS and a protected endpoint for a client under test) is the
+    // client-side part of docs/authorization.md; here --auth checks a server given by --url.
+    if (args->auth && !args->client.empty())
+      throw UsageError("--auth with --client is not available in this build: --auth checks a server given by --url");
     if (!args->config_name.empty() && args->config.empty()) throw UsageError("--name picks a server of --config FILE: give the file");
     if (!args->config.empty()) {
       if (!args->client.empty() || !args->target.server.empty() || !args->target.url.empty())
