@@ -247,7 +247,7 @@ void check_prm(AuthRun& run) {
 
 void check_invalid_tokens(AuthRun& run) {
   auto check = run.start("auth/rs/invalid-token", "Invalid, forged and expired tokens get 401 and no data",
-                         {"AUTH-07", "AUTH-08", "AUTH-16"});
+                         {"AUTH-07", "AUTH-08", "AUTH-16", "AUTH-25"});
   if (run.skipped_without_401(check)) return;
   std::vector<std::pair<std::string, std::string>> tokens = {
       {"a random opaque token", random_text(40)},
@@ -258,8 +258,13 @@ void check_invalid_tokens(AuthRun& run) {
   for (const auto& [what, token] : tokens) {
     ProbeResponse r = run.send_protected(check, "Bearer " + token);
     if (success_with_result(r)) {
-      check.violation("AUTH-07", fmt::format("{} was accepted: {} answered {} with a result", what,
-                                             run.protected_body["method"].get<std::string>(), r.status));
+      const std::string message = fmt::format("{} was accepted: {} answered {} with a result", what,
+                                              run.protected_body["method"].get<std::string>(), r.status);
+      // An accepted expired token also breaks 2025-03-26's expiry rule.
+      if (token == run.o.expired_token && run.applies("AUTH-25"))
+        check.finding(check.level_of("AUTH-07"), {"AUTH-07", "AUTH-25"}, message);
+      else
+        check.violation("AUTH-07", message);
       continue;
     }
     if (r.reached && r.has_result() && run.applies("AUTH-16"))
