@@ -1,4 +1,5 @@
 // `mcpspec coverage`: how many testable MUST and SHOULD requirements have at least one scenario.
+#include "harness/authcheck/auth_checks.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/selection.hpp"
 #include "harness/protocol/versions.hpp"
@@ -54,6 +55,9 @@ void add_coverage_command(CLI::App& app, int& exit_code) {
       for (const char* id : {"STDIO-02", "STDIO-03", "BASE-01", "BASE-03", "BASE-04", "BASE-05", "BASE-06", "BASE-09", "BASE-10",
                              "BASE-11", "BASE-12", "PROG-03", "PROG-06", "PROG-10", "LOG-01", "LC-06", "LC-15"})
         covered.insert(id);
+    // `run --auth` judges these authorization rows of a server (docs/authorization.md).
+    if (runnable && a->role != "client")
+      for (const auto& id : authcheck::judged_requirements()) covered.insert(id);
     // The client-role monitors (docs/testing-clients.md) check these on every client message.
     bool any_client = std::any_of(scenarios.begin(), scenarios.end(), [](const auto& s) { return s.role == scenario::Role::Client; });
     if (any_client && a->role == "client")

@@ -1,4 +1,5 @@
 // `mcpspec run`: run scenarios against a target and report.
+#include "harness/authcheck/auth_checks.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/mcp_config.hpp"
 #include "harness/cli/paths.hpp"
@@ -17,6 +18,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <fnmatch.h>
 #include <unistd.h>
 
 #include <cctype>
@@ -55,6 +57,10 @@ struct RunArgs {
   bool cooperative = false;  // --cooperative: the client follows the client driver protocol
   std::string config;        // --config: an .mcp.json, claude_desktop_config.json or .vscode/mcp.json
   std::string config_name;   // --name: the one server of --config to test (default: all of them)
+  // --auth: the server at --url is a protected resource; run the authorization checks instead of
+  // the scenarios (docs/authorization.md). The tokens select token mode.
+  bool auth = false;
+  std::string auth_token, auth_token_low_scope, auth_token_other_audience, auth_token_expired;
 };
 
 // One thing to test: a server command (or a client command, or a running server's URL) with its
@@ -144,8 +150,102 @@ std::string report_spec_for(const std::string& spec, const std::string& target, 
   return spec.substr(0, colon + 1) + (p.parent_path() / (p.stem().string() + "." + safe + p.extension().string())).string();
 }
 
+// The console reporter (unless a report already goes to stdout) and every --report, with several
+// targets' file reports named per target.
+std::vector<std::unique_ptr<reports::Reporter>> make_reporters(const RunArgs& a, const Target& target, bool several) {
+  reports::ReportOptions ro;
+  ro.wire = a.wire;
+  ro.verbose = a.verbose;
+  ro.quiet = a.quiet;
+  const bool tty = ::isatty(1) != 0;
+  ro.color = tty && std::getenv("NO_COLOR") == nullptr;
+  ro.progress = tty && !a.quiet;
+  ro.console = &std::cout;
+  std::vector<std::string> specs = a.reports;
+  bool console_given = std::any_of(specs.begin(), specs.end(), [](const std::string& s) {
+    return s == "console" || (s.size() > 2 && s.substr(s.size() - 2) == ":-");
+  });
+  if (!console_given) specs.insert(specs.begin(), "console");
+  std::vector<std::unique_ptr<reports::Reporter>> reporters;
+  for (const auto& s : specs) {
+    try {
+      reporters.push_back(reports::make_reporter(report_spec_for(s, target.name, several), ro));
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--report ") + s + ": " + e.what());
+    }
+  }
+  return reporters;
+}
+
+// Writes the results to the reporters and returns the run's exit code (2 when a report fails).
+int finish_reports(std::vector<std::unique_ptr<reports::Reporter>>& reporters, const RunInfo& info,
+                   const std::vector<ScenarioResult>& results, const RunSummary& summary) {
+  for (auto& rep : reporters) {
+    try {
+      rep->on_finish(info, results, summary);
+    } catch (const std::exception& e) {
+      std::cerr << "mcpspec: could not write a report: " << e.what() << "\n";
+      return 2;
+    }
+  }
+  return exit_code(summary);
+}
+
+// `--auth`: the authorization checks of the server at --url, once per proposed version that has
+// authorization (2025-03-26 onwards), reported like scenarios.
+int run_auth(const RunArgs& a, const Target& target, bool several) {
+  if (a.target.url.empty() || !a.target.server.empty())
+    throw UsageError("--auth checks a running server: give its endpoint with --url http(s)://HOST:PORT/PATH "
+                     "(a server started by --server is not supported with --auth yet)");
+  // An endpoint that cannot be reached is one line and exit 2, as for scenarios (docs/reports.md).
+  if (std::string why = authcheck::unreachable(a.target.url, a.timeout_ms); !why.empty()) {
+    std::cerr << "mcpspec: cannot check " << a.target.url << ": " << why << "\n";
+    return 2;
+  }
+  auto reporters = make_reporters(a, target, several);
+  std::vector<std::string> versions;
+  for (const auto& v : protocols_from(a.protocol))
+    if (v >= "2025-03-26") versions.push_back(v);
+  if (versions.empty()) throw UsageError("--auth: protocol " + a.protocol + " has no authorization specification");
+  RunInfo info;
+  info.mcpspec_version = MCPSPEC_VERSION;
+  info.target = a.target.url;
+  info.started_at = iso_now();
+  info.protocols = versions;
+  info.strict = a.strict;
+  auto t0 = Clock::now();
+  for (auto& rep : reporters) rep->on_start(info, 0);
+  std::vector<ScenarioResult> results;
+  for (const auto& v : versions) {
+    authcheck::AuthOptions o;
+    o.endpoint = a.target.url;
+    o.protocol = v;
+    o.token = a.auth_token;
+    o.low_scope_token = a.auth_token_low_scope;
+    o.other_audience_token = a.auth_token_other_audience;
+    o.expired_token = a.auth_token_expired;
+    o.call_tools = a.call_tools != scenario::CallTools::None;
+    o.timeout_ms = a.timeout_ms;
+    o.catalog = &scenario::RequirementCatalog::builtin();
+    // Every check runs (each builds on the ones before); --filter picks the ones reported.
+    auto selected = [&](const ScenarioResult& r) {
+      return a.selection.filters.empty() ||
+             std::any_of(a.selection.filters.begin(), a.selection.filters.end(),
+                         [&](const std::string& g) { return fnmatch(g.c_str(), r.id.c_str(), 0) == 0; });
+    };
+    auto got = authcheck::run_auth_checks(o, [&](const ScenarioResult& r) {
+      if (selected(r))
+        for (auto& rep : reporters) rep->on_result(r);
+    });
+    std::copy_if(got.begin(), got.end(), std::back_inserter(results), selected);
+  }
+  info.duration_ms = ms_since(t0);
+  return finish_reports(reporters, info, results, summarize(results, a.strict));
+}
+
 // Runs one target; `collected` (when given) receives the run, for a matrix of several targets.
 int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlRun* collected = nullptr) {
+  if (a.auth && a.client.empty()) return run_auth(a, target, several);
   Selection sel = a.selection;
   if (sel.paths.empty()) sel.paths = target.scenarios;
   if (sel.paths.empty() && !a.client.empty()) sel.paths = {home_dir() + "/scenarios/mcp/client"};
@@ -169,27 +269,7 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
   std::string baseline_path = a.baseline.empty() ? target.baseline : a.baseline;
   if (!baseline_path.empty()) baseline = Baseline::load(baseline_path);
 
-  reports::ReportOptions ro;
-  ro.wire = a.wire;
-  ro.verbose = a.verbose;
-  ro.quiet = a.quiet;
-  const bool tty = ::isatty(1) != 0;
-  ro.color = tty && std::getenv("NO_COLOR") == nullptr;
-  ro.progress = tty && !a.quiet;
-  ro.console = &std::cout;
-  std::vector<std::string> specs = a.reports;
-  bool console_given = std::any_of(specs.begin(), specs.end(), [](const std::string& s) {
-    return s == "console" || (s.size() > 2 && s.substr(s.size() - 2) == ":-");
-  });
-  if (!console_given) specs.insert(specs.begin(), "console");
-  std::vector<std::unique_ptr<reports::Reporter>> reporters;
-  for (const auto& s : specs) {
-    try {
-      reporters.push_back(reports::make_reporter(report_spec_for(s, target.name, several), ro));
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(std::string("--report ") + s + ": " + e.what());
-    }
-  }
+  auto reporters = make_reporters(a, target, several);
 
   scenario::SuiteOptions so;
   if (!a.client.empty()) {
@@ -242,16 +322,10 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
     }
     std::cout << "baseline of this run's failures written to " << path << "\n";
   }
-  for (auto& rep : reporters) {
-    try {
-      rep->on_finish(info, results, summary);
-    } catch (const std::exception& e) {
-      std::cerr << "mcpspec: could not write a report: " << e.what() << "\n";
-      return 2;
-    }
-  }
+  int code = finish_reports(reporters, info, results, summary);
+  if (code == 2) return 2;
   if (collected) *collected = reports::HtmlRun{target.name, info, std::move(results), summary};
-  return exit_code(summary);
+  return code;
 }
 
 // Several targets in one invocation (the bundled defaults, or every server of a config file): each
@@ -372,7 +446,25 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--port-env", args->target.port_env,
                   "With --server and a network --transport: the environment variable that gets the free port")
       ->capture_default_str();
+  auto* auth = cmd->add_flag("--auth", args->auth,
+                              "The --url server is a protected resource: run the authorization checks "
+                              "(docs/authorization.md) instead of scenarios");
+  cmd->add_option("--auth-token", args->auth_token, "With --auth: a token the server accepts (token mode)")->needs(auth);
+  cmd->add_option("--auth-token-low-scope", args->auth_token_low_scope,
+                  "With --auth: a valid token lacking a scope some operation needs (expects 403 insufficient_scope)")
+      ->needs(auth);
+  cmd->add_option("--auth-token-other-audience", args->auth_token_other_audience,
+                  "With --auth: a token issued for another resource (must be refused)")
+      ->needs(auth);
+  cmd->add_option("--auth-token-expired", args->auth_token_expired,
+                  "With --auth: an expired token issued for this server (must be refused)")
+      ->needs(auth);
   cmd->callback([args, &exit_code] {
+    if (args->auth && !args->config.empty()) throw UsageError("--auth cannot be combined with --config");
+    // --auth with --client (a mock AS and a protected endpoint for a client under test) is the
+    // client-side part of docs/authorization.md; here --auth checks a server given by --url.
+    if (args->auth && !args->client.empty())
+      throw UsageError("--auth with --client is not available in this build: --auth checks a server given by --url");
     if (!args->config_name.empty() && args->config.empty()) throw UsageError("--name picks a server of --config FILE: give the file");
     if (!args->config.empty()) {
       if (!args->client.empty() || !args->target.server.empty() || !args->target.url.empty())

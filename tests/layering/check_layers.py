@@ -19,21 +19,28 @@ ALLOWED = {
     "harness/jsonschema": ["harness/util"],
     "harness/protocol": ["harness/util", "harness/jsonschema"],
     "harness/monitor": ["harness/util", "harness/jsonschema", "harness/protocol"],
-    "harness/transport": ["harness/util", "harness/jsonschema", "harness/protocol"],
+    # OAuth building blocks and the mock authorization server: util only, so both roles can use them
+    "harness/auth": ["harness/util"],
+    "harness/transport": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/auth"],
     "harness/results": ["harness/util"],
     "harness/scenario": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor",
-                         "harness/transport", "harness/results"],
-    "harness/fuzz": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
+                         "harness/transport", "harness/auth", "harness/results"],
+    "harness/fuzz": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport", "harness/auth",
                      "harness/results", "harness/scenario"],
-    "harness/run": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
+    "harness/run": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport", "harness/auth",
                     "harness/results", "harness/scenario"],
     # the proxy sits beside run and fuzz: it judges traffic with the monitors (and the scenario
     # layer's requirement catalog for levels); it runs no scenarios.
     "harness/proxy": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor",
-                      "harness/transport", "harness/results", "harness/scenario"],
+                      "harness/transport", "harness/auth", "harness/results", "harness/scenario"],
+    # the checks of a server under test as a resource server (and of its AS) sit beside run: they use
+    # the transport's SSE parser and the scenario layer's catalog, and run no scenarios.
+    "harness/authcheck": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/transport",
+                          "harness/auth", "harness/results", "harness/scenario"],
     "reports": ["harness/util", "harness/jsonschema", "harness/results"],
-    "harness/cli": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
-                    "harness/results", "harness/scenario", "harness/run", "harness/fuzz", "harness/proxy", "reports"],
+    "harness/cli": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport", "harness/auth",
+                    "harness/results", "harness/scenario", "harness/run", "harness/fuzz", "harness/proxy", "harness/authcheck",
+                    "reports"],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 

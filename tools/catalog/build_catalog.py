@@ -8,6 +8,9 @@ Inputs:
     never copied into the catalog);
   - tools/catalog/version_overrides.txt: decisions for rows whose Ver column is free text.
 
+The authorization rows come from AUTH-CHECKLIST.md through auth_catalog.py (all versions at
+once, with summaries-auth.txt and auth_overrides.txt).
+
 Protocol 2026-07-28 has a checklist of its own (CHECKLIST-2026-07-28.md); modern_catalog.py
 builds its catalog, reusing this file's parsing and the 2025-11-25 summaries of rows that carry
 over unchanged.
@@ -110,6 +113,7 @@ class Row:
     ver: str
     area: str
     line: int
+    section: str = ""  # the heading number the row is under ("4a", "1", ...)
     versions: list[str] = field(default_factory=list)
     levels: dict[str, str] = field(default_factory=dict)
 
@@ -118,29 +122,31 @@ def clean_markup(s: str) -> str:
     return re.sub(r"\s+", " ", s.replace("`", "").replace("**", "").replace("*", "")).strip()
 
 
-def parse_checklist(path: Path, areas: dict | None = None, last_section: int | None = None) -> list[Row]:
+def parse_checklist(path: Path, areas: dict | None = None, last_section: int | None = None,
+                    cells_per_row: int = 6, id_re: re.Pattern = ROW_RE) -> list[Row]:
     """The requirement rows of a checklist, each in the area of its section heading. `areas` maps
     section numbers to areas (default: CHECKLIST.md's); rows after section `last_section` are
-    not requirements (the 2026-07-28 checklist lists removed ids and counts there)."""
+    not requirements (the 2026-07-28 checklist lists removed ids and counts there). The first six
+    cells are id, keyword, requirement, source, test and versions (AUTH-CHECKLIST.md adds two)."""
     areas = AREAS if areas is None else areas
     rows: list[Row] = []
-    area = None
+    area = section = None
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         h = HEADING_RE.match(line)
         if h:
             if last_section is not None and int(re.match(r"[0-9]+", h.group(1)).group(0)) > last_section:
                 break
-            area = areas.get(h.group(1), (None, None))[0]
+            area, section = areas.get(h.group(1), (None, None))[0], h.group(1)
             continue
-        if not ROW_RE.match(line):
+        if not id_re.match(line):
             continue
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
-        if len(cells) != 6:
-            raise CatalogError(f"{path}:{n}: expected 6 table cells, found {len(cells)}")
+        if len(cells) != cells_per_row:
+            raise CatalogError(f"{path}:{n}: expected {cells_per_row} table cells, found {len(cells)}")
         if area is None:
             raise CatalogError(f"{path}:{n}: row {cells[0]} is under a heading with no area mapping")
         rows.append(Row(id=cells[0], keyword=cells[1], text=cells[2], source=cells[3],
-                        test=cells[4], ver=cells[5], area=area, line=n))
+                        test=cells[4], ver=cells[5], area=area, line=n, section=section))
     seen: set[str] = set()
     for r in rows:
         if r.id in seen:
@@ -459,6 +465,9 @@ def main() -> int:
     ap.add_argument("--checklist-2026", type=Path, default=repo.parent / "shared/mcp-spec/CHECKLIST-2026-07-28.md")
     ap.add_argument("--summaries-2026", type=Path, default=here / "summaries-2026-07-28.txt")
     ap.add_argument("--ambiguities-2026", type=Path, default=here / "ambiguities-2026-07-28.txt")
+    ap.add_argument("--auth-checklist", type=Path, default=repo.parent / "shared/mcp-spec/AUTH-CHECKLIST.md")
+    ap.add_argument("--summaries-auth", type=Path, default=here / "summaries-auth.txt")
+    ap.add_argument("--overrides-auth", type=Path, default=here / "auth_overrides.txt")
     ap.add_argument("--check", action="store_true",
                     help="do not write; exit 1 if the committed files differ from the generated ones")
     args = ap.parse_args()
@@ -487,9 +496,18 @@ def main() -> int:
         print(f"build_catalog: {modern_catalog.VERSION} catalog disagrees with its checklist's §27:\n  "
               + "\n  ".join(problems), file=sys.stderr)
         return 2
-    rendered = {v: render(cat) for v, cat in catalogs.items()}
-    rendered[modern_catalog.VERSION] = modern_catalog.render(modern)
+    # The authorization rows join every catalog after the counts above, which cover only
+    # CHECKLIST.md and CHECKLIST-2026-07-28.md; auth_catalog checks them against its own §9.
+    import auth_catalog  # noqa: E402 (it imports this module)
     catalogs[modern_catalog.VERSION] = modern
+    try:
+        auth_catalog.merge(catalogs, auth_catalog.build(args.auth_checklist, args.summaries_auth,
+                                                        args.overrides_auth, pages))
+    except (auth_catalog.CatalogError, OSError) as e:
+        print(f"build_catalog: authorization rows: {e}", file=sys.stderr)
+        return 2
+    rendered = {v: render(cat) for v, cat in catalogs.items() if v != modern_catalog.VERSION}
+    rendered[modern_catalog.VERSION] = modern_catalog.render(modern)
 
     stale = []
     for v, cat in catalogs.items():

@@ -1,0 +1,50 @@
+#include "harness/authcheck/mcp_post.hpp"
+
+namespace mcpspec::authcheck {
+
+using nlohmann::json;
+
+json initialize_body(const std::string& version, int id) {
+  return {{"jsonrpc", "2.0"},
+          {"id", id},
+          {"method", "initialize"},
+          {"params",
+           {{"protocolVersion", version},
+            {"capabilities", json::object()},
+            {"clientInfo", {{"name", "mcpspec-auth"}, {"version", MCPSPEC_VERSION}}}}}};
+}
+
+json request_body(const std::string& method, const json& params, int id) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
+}
+
+ProbeResponse McpPost::post(CheckResult& check, const json& body, const std::string& authorization,
+                            const std::vector<std::pair<std::string, std::string>>& extra,
+                            const std::string& query) const {
+  ProbeRequest r;
+  r.method = "POST";
+  r.url = endpoint + (query.empty() ? "" : (endpoint.find('?') == std::string::npos ? "?" : "&") + query);
+  r.content_type = "application/json";
+  r.body = body.dump();
+  r.headers.emplace_back("Accept", "application/json, text/event-stream");
+  if (!session.empty()) r.headers.emplace_back("Mcp-Session-Id", session);
+  // The header exists from 2025-06-18; before, the version travels only in initialize.
+  if (version >= "2025-06-18" && body.value("method", "") != "initialize")
+    r.headers.emplace_back("MCP-Protocol-Version", version);
+  if (!authorization.empty()) r.headers.emplace_back("Authorization", authorization);
+  for (const auto& h : extra) r.headers.push_back(h);
+  ProbeResponse resp = send_probe(r, timeout_ms);
+  check.exchange(r, resp);
+  return resp;
+}
+
+ProbeResponse McpPost::open(CheckResult& check, const std::string& authorization) {
+  session.clear();
+  ProbeResponse init = post(check, initialize_body(version, 1), authorization);
+  if (!init.reached || init.status / 100 != 2) return init;
+  session = init.header("mcp-session-id");
+  post(check, json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, authorization);
+  return init;
+}
+
+}  // namespace mcpspec::authcheck
