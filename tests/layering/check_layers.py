@@ -19,20 +19,22 @@ ALLOWED = {
     "harness/jsonschema": ["harness/util"],
     "harness/protocol": ["harness/util", "harness/jsonschema"],
     "harness/monitor": ["harness/util", "harness/jsonschema", "harness/protocol"],
-    "harness/transport": ["harness/util", "harness/jsonschema", "harness/protocol"],
+    # OAuth building blocks and the mock authorization server: util only, so both roles can use them
+    "harness/auth": ["harness/util"],
+    "harness/transport": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/auth"],
     "harness/results": ["harness/util"],
     "harness/scenario": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor",
-                         "harness/transport", "harness/results"],
-    "harness/fuzz": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
+                         "harness/transport", "harness/auth", "harness/results"],
+    "harness/fuzz": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport", "harness/auth",
                      "harness/results", "harness/scenario"],
-    "harness/run": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
+    "harness/run": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport", "harness/auth",
                     "harness/results", "harness/scenario"],
     # the proxy sits beside run and fuzz: it judges traffic with the monitors (and the scenario
     # layer's requirement catalog for levels); it runs no scenarios.
     "harness/proxy": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor",
-                      "harness/transport", "harness/results", "harness/scenario"],
+                      "harness/transport", "harness/auth", "harness/results", "harness/scenario"],
     "reports": ["harness/util", "harness/jsonschema", "harness/results"],
-    "harness/cli": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport",
+    "harness/cli": ["harness/util", "harness/jsonschema", "harness/protocol", "harness/monitor", "harness/transport", "harness/auth",
                     "harness/results", "harness/scenario", "harness/run", "harness/fuzz", "harness/proxy", "reports"],
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
