@@ -53,6 +53,7 @@ struct RunArgs {
   std::string write_baseline;
   std::string client;        // --client: a stdio client command with {server} (docs/testing-clients.md)
   bool cooperative = false;  // --cooperative: the client follows the client driver protocol
+  bool auth = false;         // --auth: with --client over http, a protected endpoint and a mock AS
   std::string config;        // --config: an .mcp.json, claude_desktop_config.json or .vscode/mcp.json
   std::string config_name;   // --name: the one server of --config to test (default: all of them)
 };
@@ -148,9 +149,11 @@ std::string report_spec_for(const std::string& spec, const std::string& target, 
 int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlRun* collected = nullptr) {
   Selection sel = a.selection;
   if (sel.paths.empty()) sel.paths = target.scenarios;
-  if (sel.paths.empty() && !a.client.empty()) sel.paths = {home_dir() + "/scenarios/mcp/client"};
-  // An HTTP client also gets the checks of its transport itself.
-  if (a.selection.paths.empty() && target.scenarios.empty() && !a.client.empty() &&
+  if (sel.paths.empty() && !a.client.empty())
+    sel.paths = {home_dir() + (a.auth ? "/scenarios/mcp/auth-client" : "/scenarios/mcp/client")};
+  // An HTTP client also gets the checks of its transport itself (not in an --auth run: its suite is
+  // the authorization flow).
+  if (a.selection.paths.empty() && target.scenarios.empty() && !a.client.empty() && !a.auth &&
       (a.target.transport == transport::TransportKind::Http || a.target.transport == transport::TransportKind::Sse))
     sel.paths.push_back(home_dir() + "/scenarios/mcp/transport/" + transport::transport_name(*a.target.transport) +
                         "-client");
@@ -193,9 +196,10 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
 
   scenario::SuiteOptions so;
   if (!a.client.empty()) {
-    so.config.carrier = client_carrier(a.client, a.target.transport, binary_dir() + "/mcpspec", a.target.max_message_bytes);
+    so.config.carrier = client_carrier(a.client, a.target.transport, a.auth, binary_dir() + "/mcpspec", a.target.max_message_bytes);
     so.config.role = scenario::Role::Client;
     so.config.cooperative_client = a.cooperative;
+    so.config.auth_client = a.auth;
   } else {
     TargetOptions to = a.target;
     to.server = target.server;
@@ -366,6 +370,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   cmd->add_flag("--cooperative", args->cooperative,
                 "The --client follows the client driver protocol (MCPSPEC_CONTEXT), so scenarios tagged "
                 "'cooperative' run instead of being skipped");
+  cmd->add_flag("--auth", args->auth,
+                "With --client and --transport http: the endpoint is an OAuth-protected resource and a mock "
+                "authorization server runs beside it; runs scenarios tagged 'auth' (default suite: "
+                "scenarios/mcp/auth-client; docs/authorization.md)");
   cmd->add_option("--url", args->target.url, "Test a running server at this URL (http://HOST:PORT/PATH or ws://...)");
   add_transport_option(cmd, args->target.transport,
                        "stdio (default), http (Streamable HTTP), sse (2024-11-05 HTTP+SSE) or ws");

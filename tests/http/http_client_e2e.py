@@ -31,6 +31,7 @@ def main():
     ap.add_argument("--protocol", default="2025-11-25")
     ap.add_argument("--baseline")
     ap.add_argument("--timeout-ms", default="5000")
+    ap.add_argument("--auth", action="store_true", help="protected endpoint and mock authorization server")
     ap.add_argument("paths", nargs="+")
     a = ap.parse_args()
 
@@ -40,6 +41,8 @@ def main():
     cmd = [os.path.join(a.bin, "mcpspec"), "run", "--client", client + " {url}", "--transport", a.transport,
            "--cooperative", "--protocol", a.protocol, "--strict", "-j", "4", "--timeout-ms", a.timeout_ms,
            "--startup-timeout-ms", "15000", "--deadline", "50"]
+    if a.auth:
+        cmd.append("--auth")
     code, results = run_mcpspec(cmd, a, 58, "mcpspec-http-client-e2e-")
     return judge(results, code, a, "client over " + a.transport)
 
