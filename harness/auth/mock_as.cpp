@@ -287,8 +287,10 @@ void MockAuthorizationServer::on_authorize(const httplib::Request& req, httplib:
     std::lock_guard<std::mutex> lock(mu_);
     codes_[code] = {client_id, redirect, *challenge, method, p("scope").value_or(""), p("resource"), false};
   }
-  if (config_.state != "omit" && p("state"))
-    back.push_back({"state", config_.state == "echo" ? *p("state") : *p("state") + "-changed"});
+  // "change": a state other than the one sent, even when none was sent (a client that keeps no
+  // state cannot tell either way, which is what AUTH-72 is about).
+  if (config_.state == "change") back.push_back({"state", p("state").value_or("") + "-changed"});
+  else if (config_.state == "echo" && p("state")) back.push_back({"state", *p("state")});
   back.insert(back.begin(), {"code", code});
   if (config_.iss == "correct") back.push_back({"iss", issuer()});
   else if (config_.iss == "wrong") back.push_back({"iss", "https://evil.example.com"});
