@@ -46,6 +46,8 @@ FAULTS = {
     "ignore-prm-resource": "uses PRM whose resource is another server's (AUTH-30)",
     "ignore-header-prm": "ignores resource_metadata in the challenge and probes the well-knowns (AUTH-28)",
     "unregistered-redirect": "sends a redirect_uri it never registered (AUTH-71)",
+    "ignore-challenge-scope": "asks for PRM's scopes_supported even when the challenge names a scope (AUTH-61)",
+    "ignore-issuer-mismatch": "uses AS metadata whose issuer is not the issuer it asked (AUTH-37)",
 }
 REDIRECT = "http://localhost:3000/callback"
 
@@ -171,7 +173,7 @@ class AuthClient:
             status, _, data = http_request("GET", url)
             if status == 200:
                 meta = json.loads(data)
-                if meta.get("issuer") != issuer:
+                if meta.get("issuer") != issuer and self.fault != "ignore-issuer-mismatch":
                     raise Refused("metadata issuer %r is not %r" % (meta.get("issuer"), issuer))
                 if "S256" not in (meta.get("code_challenge_methods_supported") or []) and self.fault != "ignore-pkce-support":
                     raise Refused("the authorization server does not list S256 in code_challenge_methods_supported")
@@ -307,6 +309,8 @@ class AuthClient:
                 if self.as_meta is None:
                     self.discover(challenge)
                 scopes = set((challenge.get("scope") or "").split()) or set(self.prm.get("scopes_supported") or [])
+                if self.fault == "ignore-challenge-scope":
+                    scopes = set(self.prm.get("scopes_supported") or [])
                 self.authorize(scopes | self.scopes)
                 continue
             if status == 403 and challenge.get("error") == "insufficient_scope":
