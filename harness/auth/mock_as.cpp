@@ -67,8 +67,14 @@ std::string append_query(const std::string& uri, const std::vector<std::pair<std
 
 MockAuthorizationServer::MockAuthorizationServer(AsConfig config, RequestLog& log)
     : config_(std::move(config)), log_(log) {
-  kid_ = "mcpspec-" + random_token(6);
-  keys_.add(JwsKey::generate(config_.alg, kid_));
+  // One key pair per algorithm and process: RSA-2048 generation takes up to seconds on a loaded
+  // machine, and every scenario starts a server. (Tokens of one scenario stay unusable in another:
+  // each server accepts only the jti values it issued.)
+  static const JwsKey rsa = JwsKey::generate(JwsAlg::RS256, "mcpspec-rs256-" + random_token(6));
+  static const JwsKey ec = JwsKey::generate(JwsAlg::ES256, "mcpspec-es256-" + random_token(6));
+  const JwsKey& key = config_.alg == JwsAlg::RS256 ? rsa : ec;
+  kid_ = key.kid();
+  keys_.add(key);
   for (const auto& p : config_.pre_registered) clients_[p.client_id] = {p.client_secret, p.redirect_uris, "pre-registered"};
 }
 
