@@ -8,6 +8,9 @@ Inputs:
     never copied into the catalog);
   - tools/catalog/version_overrides.txt: decisions for rows whose Ver column is free text.
 
+The authorization rows come from AUTH-CHECKLIST.md through auth_catalog.py (all versions at
+once, with summaries-auth.txt and auth_overrides.txt).
+
 Protocol 2026-07-28 has a checklist of its own (CHECKLIST-2026-07-28.md); modern_catalog.py
 builds its catalog, reusing this file's parsing and the 2025-11-25 summaries of rows that carry
 over unchanged.
@@ -457,6 +460,9 @@ def main() -> int:
     ap.add_argument("--checklist-2026", type=Path, default=repo.parent / "shared/mcp-spec/CHECKLIST-2026-07-28.md")
     ap.add_argument("--summaries-2026", type=Path, default=here / "summaries-2026-07-28.txt")
     ap.add_argument("--ambiguities-2026", type=Path, default=here / "ambiguities-2026-07-28.txt")
+    ap.add_argument("--auth-checklist", type=Path, default=repo.parent / "shared/mcp-spec/AUTH-CHECKLIST.md")
+    ap.add_argument("--summaries-auth", type=Path, default=here / "summaries-auth.txt")
+    ap.add_argument("--overrides-auth", type=Path, default=here / "auth_overrides.txt")
     ap.add_argument("--check", action="store_true",
                     help="do not write; exit 1 if the committed files differ from the generated ones")
     args = ap.parse_args()
@@ -485,9 +491,18 @@ def main() -> int:
         print(f"build_catalog: {modern_catalog.VERSION} catalog disagrees with its checklist's §27:\n  "
               + "\n  ".join(problems), file=sys.stderr)
         return 2
-    rendered = {v: render(cat) for v, cat in catalogs.items()}
-    rendered[modern_catalog.VERSION] = modern_catalog.render(modern)
+    # The authorization rows join every catalog after the counts above, which cover only
+    # CHECKLIST.md and CHECKLIST-2026-07-28.md; auth_catalog checks them against its own §9.
+    import auth_catalog  # noqa: E402 (it imports this module)
     catalogs[modern_catalog.VERSION] = modern
+    try:
+        auth_catalog.merge(catalogs, auth_catalog.build(args.auth_checklist, args.summaries_auth,
+                                                        args.overrides_auth, pages))
+    except (auth_catalog.CatalogError, OSError) as e:
+        print(f"build_catalog: authorization rows: {e}", file=sys.stderr)
+        return 2
+    rendered = {v: render(cat) for v, cat in catalogs.items() if v != modern_catalog.VERSION}
+    rendered[modern_catalog.VERSION] = modern_catalog.render(modern)
 
     stale = []
     for v, cat in catalogs.items():
