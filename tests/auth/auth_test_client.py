@@ -47,7 +47,7 @@ FAULTS = {
     "ignore-header-prm": "ignores resource_metadata in the challenge and probes the well-knowns (AUTH-28)",
     "unregistered-redirect": "sends a redirect_uri it never registered (AUTH-71)",
     "ignore-challenge-scope": "asks for PRM's scopes_supported even when the challenge names a scope (AUTH-61)",
-    "ignore-issuer-mismatch": "uses AS metadata whose issuer is not the issuer it asked (AUTH-37)",
+    "ignore-issuer-mismatch": "uses AS metadata whose issuer is not the issuer it asked (AUTH-34; AUTH-37 in 2026-07-28)",
 }
 REDIRECT = "http://localhost:3000/callback"
 
