@@ -322,8 +322,15 @@ std::string MockAuthorizationServer::issue_access(const std::string& client_id, 
   return token;
 }
 
-json MockAuthorizationServer::token_response(const std::string& client_id, const std::string& scope,
+json MockAuthorizationServer::token_response(const std::string& client_id, const std::string& requested,
                                              const std::optional<std::string>& resource) {
+  std::string scope = requested;
+  if (!config_.grantable_scopes.is_null()) {
+    scope.clear();
+    for (const auto& s : scope_set(requested))
+      if (std::find(config_.grantable_scopes.begin(), config_.grantable_scopes.end(), s) != config_.grantable_scopes.end())
+        scope += (scope.empty() ? "" : " ") + s;
+  }
   json out = {{"access_token", issue_access(client_id, scope, resource)},
               {"token_type", "Bearer"},
               {"expires_in", config_.expires_in}};

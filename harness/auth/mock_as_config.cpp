@@ -54,6 +54,8 @@ AsConfig parse_as_config(const nlohmann::json& j, const std::string& where) {
     } else if (key == "iss_parameter_supported") {
       if (!v.is_null() && !v.is_boolean()) throw std::invalid_argument(at + ": must be true, false or null");
       if (v.is_boolean()) c.iss_parameter_supported = v.get<bool>();
+    } else if (key == "grantable_scopes") {
+      c.grantable_scopes = v.is_null() ? nlohmann::json() : nlohmann::json(strings(v, at));
     } else if (key == "scopes_supported") {
       c.scopes_supported = v.is_null() ? nlohmann::json() : nlohmann::json(strings(v, at));
     } else if (key == "state") {

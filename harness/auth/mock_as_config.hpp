@@ -43,6 +43,9 @@ struct AsConfig {
   bool refresh_tokens = true;
   JwsAlg alg = JwsAlg::RS256;
   std::vector<PreRegistered> pre_registered;
+  // Scopes a token may carry; requested scopes outside it are left out of the grant (the consent a
+  // user would withhold). null: whatever is requested.
+  nlohmann::json grantable_scopes;
 };
 
 // Throws std::invalid_argument naming the member ("transport_options.auth.as.state: ...").

@@ -40,9 +40,11 @@ ResourceConfig parse_resource_config(const json& j, const std::string& where) {
           throw std::invalid_argument(at + ": must be an array of \"header\", \"path\", \"root\"");
         c.prm_at.push_back(w);
       }
-    } else if (key == "challenge_resource_metadata" || key == "open_initialize") {
+    } else if (key == "challenge_resource_metadata" || key == "open_initialize" || key == "challenge_variant") {
       if (!v.is_boolean()) throw std::invalid_argument(at + ": must be true or false");
-      (key == "open_initialize" ? c.open_initialize : c.challenge_resource_metadata) = v;
+      (key == "open_initialize" ? c.open_initialize
+       : key == "challenge_variant" ? c.challenge_variant
+                                    : c.challenge_resource_metadata) = v;
     } else if (key == "challenge_scope" || key == "prm_resource") {
       if (!v.is_string()) throw std::invalid_argument(at + ": must be a string");
       (key == "prm_resource" ? c.prm_resource : c.challenge_scope) = v;
@@ -136,7 +138,13 @@ bool ProtectedResource::admit(const httplib::Request& req, httplib::Response& re
   auto challenge = [&](int status, std::vector<std::pair<std::string, std::string>> params, const std::string& why) {
     if (config_.challenge_resource_metadata) params.insert(params.begin(), {"resource_metadata", challenge_url()});
     res.status = status;
-    res.set_header("WWW-Authenticate", write_challenge("Bearer", params));
+    if (config_.challenge_variant) {
+      params.insert(params.begin(), {"realm", "mcpspec"});
+      res.set_header("WWW-Authenticate",
+                     write_challenge("DPoP", {{"algs", "ES256"}}) + ", " + write_challenge("bearer", params));
+    } else {
+      res.set_header("WWW-Authenticate", write_challenge("Bearer", params));
+    }
     res.set_content(json{{"error", why}}.dump(), "application/json");
     rec["status"] = status;
     rec["admitted"] = false;

@@ -38,6 +38,9 @@ struct ResourceConfig {
   std::map<std::string, std::string> method_scopes;
   // initialize, notifications and responses pass without a token (as some servers do).
   bool open_initialize = false;
+  // The challenge in a form a naive reader gets wrong (AUTH-26): a DPoP challenge first, then the
+  // Bearer one with a lower-case scheme and an unknown parameter before resource_metadata.
+  bool challenge_variant = false;
 };
 
 // Throws std::invalid_argument naming the member.

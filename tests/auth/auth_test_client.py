@@ -47,9 +47,12 @@ FAULTS = {
     "ignore-header-prm": "ignores resource_metadata in the challenge and probes the well-knowns (AUTH-28)",
     "unregistered-redirect": "sends a redirect_uri it never registered (AUTH-71)",
     "ignore-challenge-scope": "asks for PRM's scopes_supported even when the challenge names a scope (AUTH-61)",
+    "first-challenge-only": "reads only the first challenge of WWW-Authenticate (AUTH-26)",
+    "no-retry-limit": "re-authorizes on every 403 insufficient_scope without a limit (AUTH-65)",
     "ignore-issuer-mismatch": "uses AS metadata whose issuer is not the issuer it asked (AUTH-34; AUTH-37 in 2026-07-28)",
 }
 REDIRECT = "http://localhost:3000/callback"
+FIRST_CHALLENGE_ONLY = False  # the first-challenge-only fault
 
 
 def log(text):
@@ -72,6 +75,8 @@ def parse_challenge(value):
     start = lower.find("bearer")
     if start < 0:
         return None
+    if FIRST_CHALLENGE_ONLY:
+        start = 0
     i = start + len("bearer")
     while i < n:
         while i < n and value[i] in " ,\t":
@@ -214,7 +219,7 @@ class AuthClient:
     # ---- authorization ---------------------------------------------------------------------
     def authorize(self, wanted_scopes):
         self.authorizations += 1
-        if self.authorizations > 3:
+        if self.authorizations > 3 and self.fault != "no-retry-limit":
             raise Refused("giving up after 3 authorizations")
         self.register()
         verifier = b64url(secrets.token_bytes(32))
@@ -292,7 +297,7 @@ class AuthClient:
 
     def post(self, msg, first=False):
         """POSTs one message, handling 401 (discover, authorize or refresh) and 403 (step-up)."""
-        for _ in range(6):
+        for _ in range(12 if self.fault == "no-retry-limit" else 6):
             url = self.url
             if self.fault == "token-in-query" and self.token:
                 url += "?access_token=" + urllib.parse.quote(self.token)
@@ -376,6 +381,8 @@ def main():
     context = json.loads(os.environ.get("MCPSPEC_CONTEXT") or "{}")
     official = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
     proposed = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION") or os.environ.get("MCPSPEC_PROTOCOL") or "2025-11-25"
+    global FIRST_CHALLENGE_ONLY
+    FIRST_CHALLENGE_ONLY = a.fault == "first-challenge-only"
     client = AuthClient(a.url, a.fault, context, official)
     try:
         client.run(context.get("actions", [{"do": "list_tools"}]), proposed)

@@ -61,7 +61,7 @@ void StreamableHttpServer::start() {
     // Oversize bodies (413) and unknown paths end here; the client is told and the log says why.
     if (r.status == 413) note(fmt::format("{} {}: body over --max-message-bytes ({}) -> 413", q.method, q.path,
                                           options_.max_message_bytes));
-    else if (q.path != "/mcp") note(fmt::format("{} {} (not the endpoint) -> {}", q.method, q.path, r.status));
+    else if (q.path != "/mcp" && !options_.guard) note(fmt::format("{} {} (not the endpoint) -> {}", q.method, q.path, r.status));
   });
   port_ = listen_on_loopback(*server_, thread_);
 }
