@@ -5,7 +5,9 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -81,6 +83,48 @@ inline std::vector<std::string> mode_tokens(const std::string& test) {
   for (std::sregex_iterator it(outside.begin(), outside.end(), tok), end; it != end; ++it)
     out.push_back((*it)[2]);
   return out;
+}
+
+// One requirement row of a checklist and the number of the heading it is under ("1a", "11e", ...).
+struct SectionRow {
+  std::string section, keyword, test, ver;
+};
+
+// The rows of a checklist by id, up to the first heading numbered above `last_section`; each row has
+// `cells` cells of which the 2nd, 5th and 6th are keyword, Test and Ver.
+inline std::map<std::string, SectionRow> rows_by_section(const std::string& path, int last_section, size_t cells,
+                                                         const std::string& id_pattern) {
+  std::istringstream in(read_text(path));
+  static const std::regex heading(R"(^#{2,3} ([0-9]+)([a-z]?)\. )");
+  const std::regex row("^\\| (" + id_pattern + ") \\|");
+  std::map<std::string, SectionRow> out;
+  std::string section, line;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, heading)) {
+      if (std::stoi(m[1]) > last_section) break;
+      section = std::string(m[1]) + std::string(m[2]);
+      continue;
+    }
+    if (!std::regex_search(line, m, row)) continue;
+    auto parts = split_cells(line);
+    REQUIRE(parts.size() == cells);
+    CHECK(out.count(m[1]) == 0);
+    out[m[1]] = SectionRow{section, parts[1], parts[4], parts[5]};
+  }
+  return out;
+}
+
+// The catalog's testable value ("server", "client", "both", "none") and heuristic flag of a Test cell.
+inline std::pair<std::string, bool> testability(const std::string& test) {
+  std::set<char> letters;
+  bool heuristic = false;
+  for (const auto& t : mode_tokens(test)) {
+    letters.insert(t[0]);
+    heuristic = heuristic || t.size() > 1;
+  }
+  const bool both = letters.count('B') || (letters.count('S') && letters.count('C'));
+  return {both ? "both" : letters.count('S') ? "server" : letters.count('C') ? "client" : "none", heuristic};
 }
 
 }  // namespace mcpspec::test::checklist

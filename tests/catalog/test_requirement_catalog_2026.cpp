@@ -24,31 +24,11 @@ json catalog_of(const std::string& version) {
   return json::parse(read_text(std::string(MCPSPEC_SOURCE_DIR "/scenarios/requirements/") + version + ".json"));
 }
 
-struct Row {
-  std::string section, keyword, test, ver;
-};
+using Row = SectionRow;
 
-// Rows of §1-§24 by id, each with the number of the section it is under ("1a", "11e", ...).
+// Rows of §1-§24 by id (§25 points elsewhere; §26 lists removed ids).
 std::map<std::string, Row> checklist_rows() {
-  std::istringstream in(read_text(MCPSPEC_SHARED_DIR "/mcp-spec/CHECKLIST-2026-07-28.md"));
-  static const std::regex heading(R"(^#{2,3} ([0-9]+)([a-z]?)\. )");
-  static const std::regex row(R"(^\| ([A-Z]+(?:-[A-Z]+)?-[0-9]+) \|)");
-  std::map<std::string, Row> out;
-  std::string section, line;
-  while (std::getline(in, line)) {
-    std::smatch m;
-    if (std::regex_search(line, m, heading)) {
-      if (std::stoi(m[1]) > 24) break;  // §25 points elsewhere; §26 lists removed ids
-      section = std::string(m[1]) + std::string(m[2]);
-      continue;
-    }
-    if (!std::regex_search(line, m, row)) continue;
-    auto cells = split_cells(line);
-    REQUIRE(cells.size() == 6);
-    CHECK(out.count(m[1]) == 0);
-    out[m[1]] = Row{section, cells[1], cells[4], cells[5]};
-  }
-  return out;
+  return rows_by_section(MCPSPEC_SHARED_DIR "/mcp-spec/CHECKLIST-2026-07-28.md", 24, 6, "[A-Z]+(?:-[A-Z]+)?-[0-9]+");
 }
 
 // §27: rows per section.
@@ -106,16 +86,7 @@ TEST_CASE("2026-07-28 catalog: every checklist row once, with its level and test
     // One area per section of the checklist, and one section per area.
     auto [it, fresh] = area_of_section.emplace(row.section, r["area"].get<std::string>());
     CHECK(it->second == r["area"].get<std::string>());
-    std::set<char> letters;
-    bool heuristic = false;
-    for (const auto& t : mode_tokens(row.test)) {
-      letters.insert(t[0]);
-      heuristic = heuristic || t.size() > 1;
-    }
-    const std::string testable = letters.count('B') || (letters.count('S') && letters.count('C')) ? "both"
-                                 : letters.count('S')                                              ? "server"
-                                 : letters.count('C')                                              ? "client"
-                                                                                                   : "none";
+    const auto [testable, heuristic] = testability(row.test);
     CHECK(r["testable"] == testable);
     CHECK(r["heuristic"] == heuristic);
   }

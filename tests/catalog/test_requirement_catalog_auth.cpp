@@ -18,31 +18,9 @@ using namespace mcpspec::test::checklist;
 
 const std::vector<std::string> kAuthVersions = {"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"};
 
-struct AuthRow {
-  std::string section, keyword, test, ver;
-};
-
-// §0-§4 rows by id; section is the heading number ("1", "2a", ...).
-std::map<std::string, AuthRow> auth_rows() {
-  std::istringstream in(read_text(MCPSPEC_SHARED_DIR "/mcp-spec/AUTH-CHECKLIST.md"));
-  static const std::regex heading(R"(^#{2,3} ([0-9]+)([a-z]?)\. )");
-  static const std::regex row(R"(^\| (AUTH-[0-9]+) \|)");
-  std::map<std::string, AuthRow> out;
-  std::string section, line;
-  while (std::getline(in, line)) {
-    std::smatch m;
-    if (std::regex_search(line, m, heading)) {
-      if (std::stoi(m[1]) > 4) break;  // §5 onwards are notes, not rows
-      section = std::string(m[1]) + std::string(m[2]);
-      continue;
-    }
-    if (!std::regex_search(line, m, row)) continue;
-    auto cells = split_cells(line);
-    REQUIRE(cells.size() == 8);
-    CHECK(out.count(m[1]) == 0);
-    out[m[1]] = AuthRow{section, cells[1], cells[4], cells[5]};
-  }
-  return out;
+// §0-§4 rows by id (§5 onwards are notes); section is the heading number ("1", "2a", ...).
+std::map<std::string, SectionRow> auth_rows() {
+  return rows_by_section(MCPSPEC_SHARED_DIR "/mcp-spec/AUTH-CHECKLIST.md", 4, 8, "AUTH-[0-9]+");
 }
 
 // The Ver column read independently of the generator: parenthesised text is a remark; "X+" means X
@@ -75,7 +53,7 @@ std::string area_for(const std::string& section) {
 
 }  // namespace
 
-TEST_CASE("auth catalog: every AUTH-CHECKLIST row in the versions, area and level it names", "[catalog][auth]") {
+TEST_CASE("auth catalog: every AUTH-CHECKLIST row in the versions and area and at the level it names", "[catalog][auth]") {
   const auto rows = auth_rows();
   REQUIRE(rows.size() == 107);
   std::map<std::string, std::map<std::string, json>> by_id;  // id -> version -> entry
@@ -102,16 +80,7 @@ TEST_CASE("auth catalog: every AUTH-CHECKLIST row in the versions, area and leve
     std::string kw = row.keyword;
     if (starts_with(kw, "REQUIRED")) kw = "MUST";  // REQUIRED counts as MUST
     const std::string level = level_for_keyword(kw);
-    std::set<char> letters;
-    bool heuristic = false;
-    for (const auto& t : mode_tokens(row.test)) {
-      letters.insert(t[0]);
-      heuristic = heuristic || t.size() > 1;
-    }
-    const std::string testable = letters.count('B') || (letters.count('S') && letters.count('C')) ? "both"
-                                 : letters.count('S')                                              ? "server"
-                                 : letters.count('C')                                              ? "client"
-                                                                                                   : "none";
+    const auto [testable, heuristic] = testability(row.test);
     for (const auto& [v, r] : by_id[id]) {
       INFO("in " << v);
       CHECK(r["keyword"] == row.keyword);

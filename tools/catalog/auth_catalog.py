@@ -54,37 +54,28 @@ MODERN_PAGES = {
     "SC": "basic/authorization/security-considerations",
 }
 ROW_RE = re.compile(r"^\| (AUTH-[0-9]+) \|")
-HEADING_RE = re.compile(r"^#{2,3} ([0-9]+[a-z]?)\. ")
 PART_RE = re.compile(r"^(A|I|D|R|SC)(?:\(([0-9]{2}-[0-9]{2})\))?§(.*)$")
+EMBEDDED_RE = re.compile(r"\b(A|I|D|R|SC)(?:\(([0-9]{2}-[0-9]{2})\))?§")
+
+
+def page_of(letter: str, pinned: str | None, version: str) -> tuple[str, str]:
+    """(version whose pages hold it, page path) of a page letter cited in `version`'s catalog: an
+    unpinned A is the catalog's own authorization page (2025-11-25's for 2026-07-28)."""
+    if letter == "A":
+        return (SHORT[pinned] if pinned else ("2025-11-25" if version == "2026-07-28" else version)), LEGACY_PAGE
+    return "2026-07-28", MODERN_PAGES[letter]
+
+
+def page_name(letter: str, pinned: str | None, version: str) -> str:
+    """A page letter as '<page>' in `version`'s own pages, or '<version> <page>' in another's."""
+    page_version, page = page_of(letter, pinned, version)
+    return page if page_version == version else f"{page_version} {page}"
 
 
 def parse_rows(path: Path) -> list[Row]:
-    """The requirement rows of §0-§4, each in the area of its section."""
-    rows: list[Row] = []
-    area = h_group = None
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        h = HEADING_RE.match(line)
-        if h:
-            if int(re.match(r"[0-9]+", h.group(1)).group(0)) > LAST_SECTION:
-                break
-            area = AREAS.get(h.group(1), (None, None))[0]
-            h_group = re.match(r"[0-9]+", h.group(1)).group(0)
-            continue
-        if not ROW_RE.match(line):
-            continue
-        cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
-        if len(cells) != 8:
-            raise CatalogError(f"{path}:{n}: expected 8 table cells, found {len(cells)}")
-        if area is None:
-            raise CatalogError(f"{path}:{n}: row {cells[0]} is under a heading with no area mapping")
-        row = Row(id=cells[0], keyword=cells[1], text=cells[2], source=cells[3],
-                  test=cells[4], ver=cells[5], area=area, line=n)
-        row.group = h_group  # the §9 count group: the section number without its letter
-        rows.append(row)
-    ids = [r.id for r in rows]
-    if len(set(ids)) != len(ids):
-        raise CatalogError(f"{path}: duplicate AUTH ids")
-    # "same" in the Source column repeats the row above.
+    """The requirement rows of §0-§4, each in the area of its section; "same" in the Source column
+    repeats the row above."""
+    rows = legacy.parse_checklist(path, AREAS, LAST_SECTION, cells_per_row=8, id_re=ROW_RE)
     for prev, row in zip(rows, rows[1:]):
         if clean_markup(row.source) == "same":
             row.source = prev.source
@@ -115,16 +106,13 @@ def section_for(source: str, version: str, pages: Path | None) -> str:
     for part in clean_markup(source).split("; "):
         m = PART_RE.match(part)
         if not m:
-            kept.append(part)  # RFC citations and remarks
+            # RFC citations and remarks, with any page letter inside them spelled out.
+            kept.append(EMBEDDED_RE.sub(lambda e: page_name(e.group(1), e.group(2), version) + " §", part))
             continue
         letter, pinned, rest = m.groups()
         rest = anchor if rest == "same" and anchor else rest
         anchor = rest
-        if letter == "A":
-            page_version = SHORT[pinned] if pinned else ("2025-11-25" if version == "2026-07-28" else version)
-            page = LEGACY_PAGE
-        else:
-            page_version, page = "2026-07-28", MODERN_PAGES[letter]
+        page_version, page = page_of(letter, pinned, version)
         if pages is not None and not (pages / page_version / f"{page}.mdx").is_file():
             raise CatalogError(f"section {source!r}: page {page} does not exist in {page_version}")
         text = f"{page} §{rest}"
@@ -196,7 +184,8 @@ def check_counts(rows: list[Row], checklist: Path) -> list[str]:
             expected[m.group(1) or "total"] = int(m.group(2))
     got: dict[str, int] = {}
     for r in rows:
-        got[r.group] = got.get(r.group, 0) + 1
+        group = re.match(r"[0-9]+", r.section).group(0)  # §9 counts §2a..§2i as §2
+        got[group] = got.get(group, 0) + 1
     got["total"] = len(rows)
     return [f"§{k}: {got.get(k, 0)} rows, §9 says {n}" for k, n in expected.items() if got.get(k, 0) != n]
 

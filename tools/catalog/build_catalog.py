@@ -111,6 +111,7 @@ class Row:
     ver: str
     area: str
     line: int
+    section: str = ""  # the heading number the row is under ("4a", "1", ...)
     versions: list[str] = field(default_factory=list)
     levels: dict[str, str] = field(default_factory=dict)
 
@@ -119,29 +120,31 @@ def clean_markup(s: str) -> str:
     return re.sub(r"\s+", " ", s.replace("`", "").replace("**", "").replace("*", "")).strip()
 
 
-def parse_checklist(path: Path, areas: dict | None = None, last_section: int | None = None) -> list[Row]:
+def parse_checklist(path: Path, areas: dict | None = None, last_section: int | None = None,
+                    cells_per_row: int = 6, id_re: re.Pattern = ROW_RE) -> list[Row]:
     """The requirement rows of a checklist, each in the area of its section heading. `areas` maps
     section numbers to areas (default: CHECKLIST.md's); rows after section `last_section` are
-    not requirements (the 2026-07-28 checklist lists removed ids and counts there)."""
+    not requirements (the 2026-07-28 checklist lists removed ids and counts there). The first six
+    cells are id, keyword, requirement, source, test and versions (AUTH-CHECKLIST.md adds two)."""
     areas = AREAS if areas is None else areas
     rows: list[Row] = []
-    area = None
+    area = section = None
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         h = HEADING_RE.match(line)
         if h:
             if last_section is not None and int(re.match(r"[0-9]+", h.group(1)).group(0)) > last_section:
                 break
-            area = areas.get(h.group(1), (None, None))[0]
+            area, section = areas.get(h.group(1), (None, None))[0], h.group(1)
             continue
-        if not ROW_RE.match(line):
+        if not id_re.match(line):
             continue
         cells = [c.strip() for c in line.strip().strip("|").split(" | ")]
-        if len(cells) != 6:
-            raise CatalogError(f"{path}:{n}: expected 6 table cells, found {len(cells)}")
+        if len(cells) != cells_per_row:
+            raise CatalogError(f"{path}:{n}: expected {cells_per_row} table cells, found {len(cells)}")
         if area is None:
             raise CatalogError(f"{path}:{n}: row {cells[0]} is under a heading with no area mapping")
         rows.append(Row(id=cells[0], keyword=cells[1], text=cells[2], source=cells[3],
-                        test=cells[4], ver=cells[5], area=area, line=n))
+                        test=cells[4], ver=cells[5], area=area, line=n, section=section))
     seen: set[str] = set()
     for r in rows:
         if r.id in seen:
