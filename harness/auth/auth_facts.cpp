@@ -11,7 +11,7 @@ std::string discovery_name(const json& r) {
   std::string server = r.value("server", "");
   if (r.contains("document")) {
     std::string d = r["document"];
-    return server == "as" ? "as-" + d : d;  // RS documents are named "prm-<where>" already
+    return server == "as" ? "as-" + d : d;  // RS documents are named already: "prm-<where>", "as-at-rs"
   }
   std::string path = r.value("path", "");
   if (server == "rs") {
@@ -39,7 +39,7 @@ json auth_facts(const json& log) {
       token_in_url = true;
     if (!is_mcp && r.value("method", "") == "GET" && (r.value("well_known", false) || r.contains("document"))) {
       std::string n = discovery_name(r);
-      if (r.contains("document")) (server == "rs" ? prm_served : as_served) = true;
+      if (r.contains("document")) (r["document"].get<std::string>().rfind("prm-", 0) == 0 ? prm_served : as_served) = true;
       discovery.push_back(n);
       text += (text.empty() ? "" : " ") + n;
     } else if (server == "as" && path.size() >= 10 && path.compare(path.size() - 10, 10, "/authorize") == 0) {

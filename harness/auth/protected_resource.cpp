@@ -40,11 +40,13 @@ ResourceConfig parse_resource_config(const json& j, const std::string& where) {
           throw std::invalid_argument(at + ": must be an array of \"header\", \"path\", \"root\"");
         c.prm_at.push_back(w);
       }
-    } else if (key == "challenge_resource_metadata" || key == "open_initialize" || key == "challenge_variant") {
+    } else if (key == "challenge_resource_metadata" || key == "open_initialize" || key == "challenge_variant" ||
+               key == "as_metadata_at_origin") {
       if (!v.is_boolean()) throw std::invalid_argument(at + ": must be true or false");
-      (key == "open_initialize" ? c.open_initialize
-       : key == "challenge_variant" ? c.challenge_variant
-                                    : c.challenge_resource_metadata) = v;
+      (key == "open_initialize"         ? c.open_initialize
+       : key == "challenge_variant"     ? c.challenge_variant
+       : key == "as_metadata_at_origin" ? c.as_metadata_at_origin
+                                        : c.challenge_resource_metadata) = v;
     } else if (key == "challenge_scope" || key == "prm_resource") {
       if (!v.is_string()) throw std::invalid_argument(at + ": must be a string");
       (key == "prm_resource" ? c.prm_resource : c.challenge_scope) = v;
@@ -76,7 +78,9 @@ void ProtectedResource::set_endpoint(const std::string& url, const std::string& 
 }
 
 std::optional<std::string> ProtectedResource::prm_path(const std::string& where) const {
-  if (std::find(config_.prm_at.begin(), config_.prm_at.end(), where) == config_.prm_at.end()) return std::nullopt;
+  if (config_.as_metadata_at_origin ||
+      std::find(config_.prm_at.begin(), config_.prm_at.end(), where) == config_.prm_at.end())
+    return std::nullopt;
   if (where == "header") return std::string(kHeaderPrmPath);
   if (where == "path") return "/.well-known/oauth-protected-resource" + path_;
   return std::string("/.well-known/oauth-protected-resource");
@@ -103,7 +107,13 @@ bool ProtectedResource::serve_metadata(const httplib::Request& req, httplib::Res
   std::optional<std::string> which;
   for (const char* w : {"header", "path", "root"})
     if (prm_path(w) == std::optional<std::string>(req.path)) which = w;
-  if (which && req.method == "GET") {
+  if (config_.as_metadata_at_origin && req.path == "/.well-known/oauth-authorization-server" && req.method == "GET") {
+    json doc = as_.metadata();
+    doc["issuer"] = origin_;
+    rec["document"] = "as-at-rs";
+    res.status = 200;
+    res.set_content(doc.dump(), "application/json");
+  } else if (which && req.method == "GET") {
     rec["document"] = "prm-" + *which;
     res.status = 200;
     res.set_content(prm().dump(), "application/json");
@@ -136,7 +146,8 @@ bool ProtectedResource::admit(const httplib::Request& req, httplib::Response& re
   rec["token"] = token ? "header" : (authz.empty() ? "none" : "other-scheme");
 
   auto challenge = [&](int status, std::vector<std::pair<std::string, std::string>> params, const std::string& why) {
-    if (config_.challenge_resource_metadata) params.insert(params.begin(), {"resource_metadata", challenge_url()});
+    if (config_.challenge_resource_metadata && !config_.as_metadata_at_origin)
+      params.insert(params.begin(), {"resource_metadata", challenge_url()});
     res.status = status;
     if (config_.challenge_variant) {
       params.insert(params.begin(), {"realm", "mcpspec"});

@@ -41,6 +41,10 @@ struct ResourceConfig {
   // The challenge in a form a naive reader gets wrong (AUTH-26): a DPoP challenge first, then the
   // Bearer one with a lower-case scheme and an unknown parameter before resource_metadata.
   bool challenge_variant = false;
+  // 2025-03-26: no PRM anywhere and no resource_metadata; the MCP server's origin serves the
+  // authorization server metadata at /.well-known/oauth-authorization-server (issuer: that origin,
+  // endpoints: the mock authorization server's), as that version's clients look for it (AUTH-38).
+  bool as_metadata_at_origin = false;
 };
 
 // Throws std::invalid_argument naming the member.

@@ -49,6 +49,7 @@ FAULTS = {
     "ignore-challenge-scope": "asks for PRM's scopes_supported even when the challenge names a scope (AUTH-61)",
     "first-challenge-only": "reads only the first challenge of WWW-Authenticate (AUTH-26)",
     "no-retry-limit": "re-authorizes on every 403 insufficient_scope without a limit (AUTH-65)",
+    "no-version-on-discovery": "2025-03-26: fetches the metadata without MCP-Protocol-Version (AUTH-40)",
     "ignore-issuer-mismatch": "uses AS metadata whose issuer is not the issuer it asked (AUTH-34; AUTH-37 in 2026-07-28)",
 }
 REDIRECT = "http://localhost:3000/callback"
@@ -150,7 +151,20 @@ class AuthClient:
             return [challenge["resource_metadata"]]
         return order
 
+    def discover_2025_03_26(self):
+        """2025-03-26: no PRM; the metadata is at the MCP server's origin (path discarded)."""
+        url = self.origin + "/.well-known/oauth-authorization-server"
+        headers = {} if self.fault == "no-version-on-discovery" else {"MCP-Protocol-Version": "2025-03-26"}
+        status, _, data = http_request("GET", url, headers=headers)
+        if status != 200:
+            raise Refused("no authorization server metadata at %s" % url)
+        self.as_meta = json.loads(data)
+        self.issuer = self.as_meta.get("issuer")
+        self.prm = {}
+
     def discover(self, challenge):
+        if self.proposed == "2025-03-26":
+            return self.discover_2025_03_26()
         prm = None
         for url in self.prm_candidates(challenge):
             status, _, data = http_request("GET", url)
@@ -346,6 +360,7 @@ class AuthClient:
         return self.post(msg, first)
 
     def run(self, actions, proposed):
+        self.proposed = proposed
         answer = self.request("initialize", {"protocolVersion": proposed, "capabilities": {},
                                              "clientInfo": {"name": "mcpspec-auth-test-client", "version": "1.0"}},
                               first=True)
