@@ -24,10 +24,12 @@ import argparse
 import base64
 import hashlib
 import http.client
+import http.server
 import json
 import os
 import secrets
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -50,6 +52,7 @@ FAULTS = {
     "first-challenge-only": "reads only the first challenge of WWW-Authenticate (AUTH-26)",
     "no-retry-limit": "re-authorizes on every 403 insufficient_scope without a limit (AUTH-65)",
     "no-version-on-discovery": "2025-03-26: fetches the metadata without MCP-Protocol-Version (AUTH-40)",
+    "cimd-wrong-client-id": "hosts a client ID metadata document whose client_id is not its URL (AUTH-56)",
     "ignore-issuer-mismatch": "uses AS metadata whose issuer is not the issuer it asked (AUTH-34; AUTH-37 in 2026-07-28)",
 }
 REDIRECT = "http://localhost:3000/callback"
@@ -120,6 +123,32 @@ def http_request(method, url, body=None, headers=None, timeout=15):
     data = resp.read()
     conn.close()
     return resp.status, {k.lower(): v for k, v in resp.getheaders()}, data
+
+
+def host_client_metadata(fault):
+    """Serves this client's ID metadata document on 127.0.0.1 (a loopback stand-in for its https
+    home); returns the document URL."""
+    doc = {}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = json.dumps(doc).encode()
+            self.send_response(200 if self.path == "/client.json" else 404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    url = "http://127.0.0.1:%d/client.json" % server.server_address[1]
+    doc.update({"client_id": url if fault != "cimd-wrong-client-id" else url + "?other",
+                "client_name": "mcpspec auth test client", "redirect_uris": [REDIRECT],
+                "grant_types": ["authorization_code", "refresh_token"], "token_endpoint_auth_method": "none"})
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return url
 
 
 class AuthClient:
@@ -398,6 +427,8 @@ def main():
     proposed = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION") or os.environ.get("MCPSPEC_PROTOCOL") or "2025-11-25"
     global FIRST_CHALLENGE_ONLY
     FIRST_CHALLENGE_ONLY = a.fault == "first-challenge-only"
+    if context.get("cimd"):
+        context["client_metadata_url"] = host_client_metadata(a.fault)
     client = AuthClient(a.url, a.fault, context, official)
     try:
         client.run(context.get("actions", [{"do": "list_tools"}]), proposed)
