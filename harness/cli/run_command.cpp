@@ -57,8 +57,9 @@ struct RunArgs {
   bool cooperative = false;  // --cooperative: the client follows the client driver protocol
   std::string config;        // --config: an .mcp.json, claude_desktop_config.json or .vscode/mcp.json
   std::string config_name;   // --name: the one server of --config to test (default: all of them)
-  // --auth: the server at --url is a protected resource; run the authorization checks instead of
-  // the scenarios (docs/authorization.md). The tokens select token mode.
+  // --auth (docs/authorization.md). With --url: the server is a protected resource; run the
+  // authorization checks instead of the scenarios (the tokens select token mode). With --client over
+  // http: mcpspec's endpoint is protected and a mock authorization server runs beside it.
   bool auth = false;
   std::string auth_token, auth_token_low_scope, auth_token_other_audience, auth_token_expired;
 };
@@ -248,9 +249,11 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
   if (a.auth && a.client.empty()) return run_auth(a, target, several);
   Selection sel = a.selection;
   if (sel.paths.empty()) sel.paths = target.scenarios;
-  if (sel.paths.empty() && !a.client.empty()) sel.paths = {home_dir() + "/scenarios/mcp/client"};
-  // An HTTP client also gets the checks of its transport itself.
-  if (a.selection.paths.empty() && target.scenarios.empty() && !a.client.empty() &&
+  if (sel.paths.empty() && !a.client.empty())
+    sel.paths = {home_dir() + (a.auth ? "/scenarios/mcp/auth-client" : "/scenarios/mcp/client")};
+  // An HTTP client also gets the checks of its transport itself (not in an --auth run: its suite is
+  // the authorization flow).
+  if (a.selection.paths.empty() && target.scenarios.empty() && !a.client.empty() && !a.auth &&
       (a.target.transport == transport::TransportKind::Http || a.target.transport == transport::TransportKind::Sse))
     sel.paths.push_back(home_dir() + "/scenarios/mcp/transport/" + transport::transport_name(*a.target.transport) +
                         "-client");
@@ -273,9 +276,10 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
 
   scenario::SuiteOptions so;
   if (!a.client.empty()) {
-    so.config.carrier = client_carrier(a.client, a.target.transport, binary_dir() + "/mcpspec", a.target.max_message_bytes);
+    so.config.carrier = client_carrier(a.client, a.target.transport, a.auth, binary_dir() + "/mcpspec", a.target.max_message_bytes);
     so.config.role = scenario::Role::Client;
     so.config.cooperative_client = a.cooperative;
+    so.config.auth_client = a.auth;
   } else {
     TargetOptions to = a.target;
     to.server = target.server;
@@ -447,8 +451,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "With --server and a network --transport: the environment variable that gets the free port")
       ->capture_default_str();
   auto* auth = cmd->add_flag("--auth", args->auth,
-                              "The --url server is a protected resource: run the authorization checks "
-                              "(docs/authorization.md) instead of scenarios");
+                              "OAuth (docs/authorization.md). With --url: the server is a protected resource; run the "
+                              "authorization checks instead of scenarios. With --client and --transport http: the "
+                              "endpoint is protected and a mock authorization server runs beside it (default suite: "
+                              "scenarios/mcp/auth-client)");
   cmd->add_option("--auth-token", args->auth_token, "With --auth: a token the server accepts (token mode)")->needs(auth);
   cmd->add_option("--auth-token-low-scope", args->auth_token_low_scope,
                   "With --auth: a valid token lacking a scope some operation needs (expects 403 insufficient_scope)")
@@ -461,10 +467,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->needs(auth);
   cmd->callback([args, &exit_code] {
     if (args->auth && !args->config.empty()) throw UsageError("--auth cannot be combined with --config");
-    // --auth with --client (a mock AS and a protected endpoint for a client under test) is the
-    // client-side part of docs/authorization.md; here --auth checks a server given by --url.
-    if (args->auth && !args->client.empty())
-      throw UsageError("--auth with --client is not available in this build: --auth checks a server given by --url");
+    // The tokens are for checking a server; a client under test gets its tokens from the mock AS.
+    if (!args->client.empty() && (!args->auth_token.empty() || !args->auth_token_low_scope.empty() ||
+                                  !args->auth_token_other_audience.empty() || !args->auth_token_expired.empty()))
+      throw UsageError("--auth-token* options check a server given by --url; with --client the mock authorization "
+                       "server issues the tokens");
     if (!args->config_name.empty() && args->config.empty()) throw UsageError("--name picks a server of --config FILE: give the file");
     if (!args->config.empty()) {
       if (!args->client.empty() || !args->target.server.empty() || !args->target.url.empty())

@@ -97,13 +97,14 @@ scenario::TargetSpec server_target(const TargetOptions& o) {
   return network ? network_target(o) : stdio_target(o);
 }
 
-scenario::CarrierSpec client_carrier(const std::string& command, std::optional<transport::TransportKind> transport,
+scenario::CarrierSpec client_carrier(const std::string& command, std::optional<transport::TransportKind> transport, bool auth,
                                      const std::string& bridge_program, std::size_t max_message_bytes) {
   scenario::CarrierSpec c;
   c.description = command;
   c.transport = transport.value_or(transport::TransportKind::Stdio);
   try {
     if (c.transport == transport::TransportKind::Stdio) {
+      if (auth) throw UsageError("--auth with --client needs --transport http");
       // Fail at once on a command that can never reach the harness, not once per scenario.
       transport::expand_client_command(command, {bridge_program, "bridge", "/check"});
       c.make = [command, bridge_program, max_message_bytes](const std::string& workdir,
@@ -123,7 +124,8 @@ scenario::CarrierSpec client_carrier(const std::string& command, std::optional<t
     throw UsageError(std::string("--client: ") + e.what());
   }
   const transport::TransportKind kind = c.transport;
-  c.make = [command, kind, max_message_bytes](const std::string& workdir,
+  if (auth && kind != transport::TransportKind::Http) throw UsageError("--auth with --client needs --transport http");
+  c.make = [command, kind, auth, max_message_bytes](const std::string& workdir,
                                               const std::map<std::string, std::string>& env) {
     th::HttpClientOptions o;
     o.command = command;
@@ -131,6 +133,7 @@ scenario::CarrierSpec client_carrier(const std::string& command, std::optional<t
     o.spawn.workdir = workdir;
     o.spawn.env = env;
     o.server.max_message_bytes = max_message_bytes;
+    o.auth = auth;
     return std::unique_ptr<transport::ClientCarrier>(new th::HttpClientCarrier(o));
   };
   return c;

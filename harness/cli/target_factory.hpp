@@ -31,7 +31,7 @@ scenario::TargetSpec server_target(const TargetOptions& o);
 
 // A client under test: `command` has {server} (stdio) or {url} (http, sse, ws); `bridge_program`
 // is the mcpspec binary the stdio client starts as its server.
-scenario::CarrierSpec client_carrier(const std::string& command, std::optional<transport::TransportKind> transport,
+scenario::CarrierSpec client_carrier(const std::string& command, std::optional<transport::TransportKind> transport, bool auth,
                                      const std::string& bridge_program, std::size_t max_message_bytes);
 
 // The start-up probe of run and fuzz (scenario/preflight.hpp): false, after printing its one line

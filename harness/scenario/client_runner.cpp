@@ -64,7 +64,9 @@ class ClientExecution : public StepExecutor {
     r_.negotiated = vars_["answer_version"].is_string() && session_.target() && session_.target()->connections() > 0
                         ? vars_["answer_version"].get<std::string>()
                         : "";
-    never_connected_ = session_.target() && session_.target()->connections() == 0;
+    // A client refused by --auth's 401 has still reached the server.
+    json http = session_.target() ? session_.target()->http_requests() : json();
+    never_connected_ = session_.target() && session_.target()->connections() == 0 && !(http.is_array() && !http.empty());
     session_.unchecked().raise_if_any("the client's messages");
   }
 
@@ -77,6 +79,13 @@ class ClientExecution : public StepExecutor {
     env["MCPSPEC_SCENARIO"] = s_.id;
     env["MCPSPEC_CONTEXT"] = compact(s_.client_context);
     env["MCPSPEC_PROTOCOL"] = cfg_.proposed_version;
+    // The official conformance suite's names for the same things, so an SDK's existing conformance
+    // client runs unchanged (docs/testing-clients.md, "The official process contract").
+    const json& official = s_.client_context.is_object() ? s_.client_context.value("conformance", json()) : json();
+    env["MCP_CONFORMANCE_SCENARIO"] =
+        official.is_object() && official.contains("scenario") ? official["scenario"].get<std::string>() : s_.id;
+    env["MCP_CONFORMANCE_PROTOCOL_VERSION"] = cfg_.proposed_version;
+    if (official.is_object() && official.contains("context")) env["MCP_CONFORMANCE_CONTEXT"] = compact(official["context"]);
     auto carrier = cfg_.carrier.make(workdir_ ? workdir_->path() : std::string(), env);
     carrier->configure(s_.transport_options);
     session_.attach(std::move(carrier));
@@ -144,6 +153,7 @@ class ClientExecution : public StepExecutor {
   void before_step() override {
     if (auto http = session_.target() ? session_.target()->http_requests() : json(); !http.is_null())
       vars_["http_requests"] = std::move(http);
+    if (auto a = session_.target() ? session_.target()->auth_state() : json(); !a.is_null()) vars_["auth"] = std::move(a);
   }
 
   void dispatch_role(const StepAction& action, const json& step, Deadline dl) override {
@@ -227,6 +237,9 @@ ScenarioResult run_client_scenario(const Scenario& s, const RunConfig& cfg) {
     not_cooperative =
         "needs a cooperative client (one that follows MCPSPEC_CONTEXT; run with --cooperative, see "
         "docs/testing-clients.md)";
+  if (!cfg.auth_client && std::find(s.tags.begin(), s.tags.end(), kAuthTag) != s.tags.end())
+    not_cooperative = "needs a protected endpoint and the mock authorization server (run with --auth --transport http, "
+                      "see docs/authorization.md)";
   return run_with_outcome(s, cfg, {Role::Client, "answers with", "client"}, not_cooperative,
                           [&](ScenarioResult& r) {
                             ClientExecution ex(s, cfg, r);

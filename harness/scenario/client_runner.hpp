@@ -13,5 +13,7 @@ ScenarioResult run_client_scenario(const Scenario& scenario, const RunConfig& co
 // The tag a scenario carries when it needs a client that follows the client driver protocol
 // (reads MCPSPEC_SCENARIO / MCPSPEC_CONTEXT); other clients get SKIP for it.
 inline constexpr const char* kCooperativeTag = "cooperative";
+// Client-auth scenarios (docs/authorization.md) run only with `--auth`, which protects the endpoint.
+inline constexpr const char* kAuthTag = "auth";
 
 }  // namespace mcpspec::scenario

@@ -149,7 +149,12 @@ std::optional<std::string> probe_client(const RunConfig& c) {
   // and so is a client that ran and ended without reaching it (see below).
   Deadline deadline = Deadline::after_ms(c.startup_timeout_ms);
   std::optional<std::string> problem;
-  while (!problem && t->connections() == 0) {
+  // An HTTP request counts too: with --auth the first ones are refused (401) until the client has a token.
+  auto reached = [&t] {
+    auto h = t->http_requests();
+    return t->connections() > 0 || (h.is_array() && !h.empty());
+  };
+  while (!problem && !reached()) {
     Event e = t->receive(deadline);
     if (e.type == Event::Type::Frame) break;
     if (e.type == Event::Type::Stderr) tail.add(e.text);

@@ -52,6 +52,7 @@ struct RunConfig {
   Deadline run_deadline = Deadline::never();
   Role role = Role::Server;            // the target's role: Client runs client-role scenarios (client_runner.hpp)
   bool cooperative_client = false;     // the client follows the driver protocol (scenarios tagged "cooperative" run)
+  bool auth_client = false;            // --auth: the endpoint is protected (scenarios tagged "auth" run)
 
   // The transport of the target under test, whichever role it plays ("stdio", "http", ...).
   transport::TransportKind transport() const { return role == Role::Client ? carrier.transport : target.transport; }

@@ -28,6 +28,9 @@ class ClientCarrier : public Transport {
   virtual int connections() const = 0;
   // Network carriers: every HTTP request the client made (docs/testing-clients.md); null elsewhere.
   virtual nlohmann::json http_requests() const { return nullptr; }
+  // `--auth` over Streamable HTTP: {"issuer", "resource", "requests": the log of the endpoint and
+  // the mock authorization server, "facts": what it shows} (docs/authorization.md); null elsewhere.
+  virtual nlohmann::json auth_state() const { return nullptr; }
 };
 
 }  // namespace mcpspec::transport

@@ -31,6 +31,8 @@ def main():
     ap.add_argument("--protocol", default="2025-11-25")
     ap.add_argument("--baseline")
     ap.add_argument("--timeout-ms", default="5000")
+    ap.add_argument("--auth", action="store_true", help="protected endpoint and mock authorization server")
+    ap.add_argument("--deadline", type=int, default=50, help="mcpspec's --deadline in seconds")
     ap.add_argument("paths", nargs="+")
     a = ap.parse_args()
 
@@ -39,8 +41,10 @@ def main():
         client += " --fault " + shlex.quote(a.fault)
     cmd = [os.path.join(a.bin, "mcpspec"), "run", "--client", client + " {url}", "--transport", a.transport,
            "--cooperative", "--protocol", a.protocol, "--strict", "-j", "4", "--timeout-ms", a.timeout_ms,
-           "--startup-timeout-ms", "15000", "--deadline", "50"]
-    code, results = run_mcpspec(cmd, a, 58, "mcpspec-http-client-e2e-")
+           "--startup-timeout-ms", "15000", "--deadline", str(a.deadline)]
+    if a.auth:
+        cmd.append("--auth")
+    code, results = run_mcpspec(cmd, a, a.deadline + 8, "mcpspec-http-client-e2e-")
     return judge(results, code, a, "client over " + a.transport)
 
 

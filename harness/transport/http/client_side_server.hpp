@@ -10,6 +10,10 @@
 
 #include <string>
 
+namespace mcpspec::auth {
+class ProtectedResource;
+}
+
 namespace mcpspec::transport::http {
 
 // Per-scenario behaviour of the server end (the scenario's "transport_options").
@@ -23,6 +27,10 @@ struct ClientSideOptions {
   // empty data) and ends at once; whatever belongs to that stream is then only reachable by a GET
   // with Last-Event-ID (HTTP-20, HTTP-42). 0: off.
   int close_after_priming_retry_ms = 0;
+  // `--auth` (Streamable HTTP only): the endpoint is an OAuth protected resource; every request
+  // passes this gate first and it serves the resource metadata (docs/authorization.md). Owned by
+  // the carrier; null: no authorization.
+  auth::ProtectedResource* guard = nullptr;
 };
 
 class ClientSideServer {

@@ -1,5 +1,6 @@
 #include "harness/transport/http/http_client_carrier.hpp"
 
+#include "harness/auth/auth_facts.hpp"
 #include "harness/transport/http/legacy_sse_server.hpp"
 #include "harness/transport/http/streamable_http_server.hpp"
 #include "harness/transport/http/websocket_server.hpp"
@@ -33,14 +34,51 @@ void HttpClientCarrier::configure(const nlohmann::json& o) {
   if (o.contains("response_mode")) options_.server.response_mode = o["response_mode"].get<std::string>();
   if (o.contains("close_after_priming_retry_ms"))
     options_.server.close_after_priming_retry_ms = o["close_after_priming_retry_ms"].get<int>();
+  if (o.contains("auth")) {
+    const auto& a = o["auth"];
+    try {
+      if (!a.is_object()) throw std::invalid_argument("transport_options.auth: must be an object");
+      for (const auto& [k, v] : a.items())
+        if (k != "as" && k != "resource") throw std::invalid_argument("transport_options.auth." + k + ": unknown member");
+      as_config_ = auth::parse_as_config(a.value("as", nlohmann::json()), "transport_options.auth.as");
+      resource_config_ = auth::parse_resource_config(a.value("resource", nlohmann::json()), "transport_options.auth.resource");
+    } catch (const std::invalid_argument& e) {
+      throw TransportError(e.what());
+    }
+  }
+}
+
+nlohmann::json HttpClientCarrier::auth_state() const {
+  if (!as_ || !server_) return nullptr;
+  nlohmann::json log = auth_log_->entries();
+  return {{"issuer", as_->issuer()}, {"resource", server_->url()}, {"as_origin", as_->origin()},
+          {"requests", log}, {"facts", auth::auth_facts(log)}};
 }
 
 void HttpClientCarrier::start() {
+  if (options_.auth) {
+    if (options_.transport != TransportKind::Http)
+      throw TransportError("--auth needs --transport http (the protected endpoint is Streamable HTTP)");
+    auth_log_ = std::make_unique<auth::RequestLog>();
+    as_ = std::make_unique<auth::MockAuthorizationServer>(as_config_, *auth_log_);
+    as_->on_request([this](const std::string& line) { events_.push(Event{Event::Type::Stderr, "auth-server: " + line, {}}); });
+    try {
+      as_->start();
+    } catch (const std::runtime_error& e) {
+      throw TransportError(e.what());
+    }
+    guard_ = std::make_unique<auth::ProtectedResource>(resource_config_, *as_, *auth_log_);
+    options_.server.guard = guard_.get();
+  }
   if (options_.transport == TransportKind::Http) server_ = std::make_unique<StreamableHttpServer>(options_.server, events_);
   else if (options_.transport == TransportKind::Sse) server_ = std::make_unique<LegacySseServer>(options_.server, events_);
   else if (options_.transport == TransportKind::Ws) server_ = std::make_unique<WebSocketServer>(options_.server, events_);
   else throw TransportError(std::string("no client-side server for transport ") + transport_name(options_.transport));
   server_->start();
+  if (guard_) {
+    std::string url = server_->url();
+    guard_->set_endpoint(url, url.substr(0, url.rfind("/mcp")), "/mcp");
+  }
   expanded_ = expand_url_command(options_.command, server_->url());
   SpawnOptions so = options_.spawn;
   so.command = expanded_;
@@ -123,6 +161,7 @@ void HttpClientCarrier::stop() {
   // The server end goes first, so a client that ends when its server goes away ends on its own
   // before the grace period and the signals.
   if (server_) server_->stop();
+  if (as_) as_->stop();
   child_.terminate(options_.stop_grace_ms);
 }
 

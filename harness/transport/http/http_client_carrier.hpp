@@ -6,6 +6,8 @@
 #include "harness/transport/child_process.hpp"
 #include "harness/transport/http/client_side_server.hpp"
 #include "harness/transport/line_framer.hpp"
+#include "harness/auth/mock_as.hpp"
+#include "harness/auth/protected_resource.hpp"
 
 #include <memory>
 #include <string>
@@ -18,6 +20,9 @@ struct HttpClientOptions {
   SpawnOptions spawn;     // workdir and env (command is filled in by start())
   ClientSideOptions server;
   int stop_grace_ms = 500;
+  // --auth (Streamable HTTP): the endpoint is protected and a mock authorization server runs beside
+  // it, configured by the scenario's transport_options.auth (docs/authorization.md).
+  bool auth = false;
 };
 
 // Replaces {url} (shell-quoted); throws TransportError when the command has no {url}.
@@ -45,11 +50,17 @@ class HttpClientCarrier : public transport::ClientCarrier {
   bool connected() const override { return !exit_reported_ && server_ && server_->session_open(); }
   int connections() const override { return server_ ? server_->sessions() : 0; }
   nlohmann::json http_requests() const override { return server_ ? server_->requests() : nlohmann::json::array(); }
+  nlohmann::json auth_state() const override;
 
  private:
   void read_child_stream(int fd, LineFramer& framer, const char* prefix, bool is_stdout);
 
   HttpClientOptions options_;
+  auth::AsConfig as_config_;
+  auth::ResourceConfig resource_config_;
+  std::unique_ptr<auth::RequestLog> auth_log_;
+  std::unique_ptr<auth::MockAuthorizationServer> as_;
+  std::unique_ptr<auth::ProtectedResource> guard_;
   EventQueue events_;
   std::unique_ptr<ClientSideServer> server_;
   ChildProcess child_;

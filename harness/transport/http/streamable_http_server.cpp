@@ -1,5 +1,6 @@
 #include "harness/transport/http/streamable_http_server.hpp"
 
+#include "harness/auth/protected_resource.hpp"
 #include "harness/transport/http/httplib_support.hpp"
 #include "harness/transport/http/sse_parser.hpp"
 
@@ -49,11 +50,18 @@ void StreamableHttpServer::start() {
   server_->Post("/mcp", [this](const httplib::Request& q, httplib::Response& r) { on_post(q, r); });
   server_->Get("/mcp", [this](const httplib::Request& q, httplib::Response& r) { on_get(q, r); });
   server_->Delete("/mcp", [this](const httplib::Request& q, httplib::Response& r) { on_delete(q, r); });
+  if (options_.guard) {
+    // Protected resource metadata (and the 404s a client's discovery meets) come from the gate.
+    server_->Get("/(?!mcp$).*", [this](const httplib::Request& q, httplib::Response& r) {
+      options_.guard->serve_metadata(q, r);
+      note(fmt::format("auth: GET {} -> {}", q.path, r.status));
+    });
+  }
   server_->set_error_handler([this](const httplib::Request& q, httplib::Response& r) {
     // Oversize bodies (413) and unknown paths end here; the client is told and the log says why.
     if (r.status == 413) note(fmt::format("{} {}: body over --max-message-bytes ({}) -> 413", q.method, q.path,
                                           options_.max_message_bytes));
-    else if (q.path != "/mcp") note(fmt::format("{} {} (not the endpoint) -> {}", q.method, q.path, r.status));
+    else if (q.path != "/mcp" && !options_.guard) note(fmt::format("{} {} (not the endpoint) -> {}", q.method, q.path, r.status));
   });
   port_ = listen_on_loopback(*server_, thread_);
 }
@@ -109,7 +117,15 @@ json StreamableHttpServer::facts(bool starts_session, const std::string& sid_hea
           {"negotiated", issued && !cur->second.version.empty() ? json(cur->second.version) : json(nullptr)}};
 }
 
+bool StreamableHttpServer::refused_by_guard(const httplib::Request& req, httplib::Response& res) {
+  if (!options_.guard || options_.guard->admit(req, res)) return false;
+  note(fmt::format("auth: {} {} -> {} ({})", req.method, req.path, res.status, res.get_header_value("WWW-Authenticate")));
+  record(req, res.status, {{"ms", static_cast<long long>(ms_since(started_))}, {"auth_refused", true}});
+  return true;
+}
+
 void StreamableHttpServer::on_post(const httplib::Request& req, httplib::Response& res) {
+  if (refused_by_guard(req, res)) return;
   json body = json::parse(req.body, nullptr, false);
   bool initialize = body.is_object() && body.value("method", json()) == "initialize";
   json extra = facts(initialize, req.get_header_value("Mcp-Session-Id"));
@@ -291,6 +307,7 @@ void StreamableHttpServer::serve_stream(httplib::Response& res, const std::strin
 }
 
 void StreamableHttpServer::on_get(const httplib::Request& req, httplib::Response& res) {
+  if (refused_by_guard(req, res)) return;
   std::string last = req.get_header_value("Last-Event-ID");
   std::string what = last.empty() ? "GET stream" : "GET resume after event " + last;
   json extra = facts(false, req.get_header_value("Mcp-Session-Id"));
@@ -340,6 +357,7 @@ void StreamableHttpServer::on_get(const httplib::Request& req, httplib::Response
 }
 
 void StreamableHttpServer::on_delete(const httplib::Request& req, httplib::Response& res) {
+  if (refused_by_guard(req, res)) return;
   json extra = facts(false, req.get_header_value("Mcp-Session-Id"));
   std::unique_lock<std::mutex> lock(mu_);
   Session* s = session_for(req, res, "DELETE");

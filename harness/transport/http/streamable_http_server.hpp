@@ -67,6 +67,8 @@ class StreamableHttpServer : public ClientSideServer {
   void on_post(const httplib::Request& req, httplib::Response& res);
   void on_get(const httplib::Request& req, httplib::Response& res);
   void on_delete(const httplib::Request& req, httplib::Response& res);
+  // --auth: true when the protected-resource gate answered the request (401/403) instead.
+  bool refused_by_guard(const httplib::Request& req, httplib::Response& res);
   // Finds the session a request names; on failure sets 400/404 and returns null. Locked.
   Session* session_for(const httplib::Request& req, httplib::Response& res, const std::string& what);
     // `prime`: send the priming event and end (transport_options close_after_priming_retry_ms).
