@@ -161,8 +161,14 @@ void StepExecutor::dispatch(const StepAction& action, const json& step, Deadline
     do_check(step, dl);
   } else if (name == "collect") {
     json matcher = subst(step["collect"]);
-    conv_->wait_until(Deadline::after_ms(0));
     json out = json::array();
+    // With within_ms: first waits for one matching message (none is no failure), so a probe can
+    // go on once it has seen what it looks for instead of waiting for every answer.
+    if (step.contains("within_ms"))
+      if (auto first = conv_->take(
+              [&](const InboundMessage& m) { return filter_matches(matcher, m.json, "a message for collect"); }, dl))
+        out.push_back(first->json);
+    conv_->wait_until(Deadline::after_ms(0));
     std::vector<std::size_t> taken;
     for (const auto& m : conv_->inbox())
       if (filter_matches(matcher, m.json, "a message for collect")) {
