@@ -139,21 +139,28 @@ def main():
             for n in r["notes"]:
                 print("      " + n)
     print("\nratios (same run):")
+    ratio = lambda a, b: "%5.2f" % (a / b) if b > 0 else "  n/a"
+    cores = os.cpu_count() or 1
     for transport in a.transports.split(","):
         mine = [r for r in rows if r["transport"] == transport]
         first = mine[0]
         for r in mine:
-            cores = os.cpu_count() or 1
-            print("  %-5s -j %-7s wall/slow floor %5.2f  wall/slow sum %5.2f  wall/(CPU/%d cores) %5.2f  wall/wall(-j %s) %5.2f"
-                  % (transport, r["jobs"], r["wall_s"] / max(first["slow_floor_s"], 1e-9),
-                     r["wall_s"] / max(r["slow_sum_s"], 1e-9), cores, r["wall_s"] / max(r["cpu_s"] / cores, 1e-9),
-                     first["jobs"], r["wall_s"] / first["wall_s"]))
+            print("  %-5s -j %-7s wall/slow floor %s  wall/slow sum %s  wall/(CPU/%d cores) %s  wall/wall(-j %s) %s"
+                  % (transport, r["jobs"], ratio(r["wall_s"], first["slow_floor_s"]), ratio(r["wall_s"], r["slow_sum_s"]),
+                     cores, ratio(r["wall_s"], r["cpu_s"] / cores), first["jobs"], ratio(r["wall_s"], first["wall_s"])))
         for r in mine[1:]:
             diff = compare(first["verdicts"], r["verdicts"])
             print("  %-5s verdicts -j %s vs -j %s: %s" % (transport, first["jobs"], r["jobs"],
                                                         "identical" if not diff else "%d differ" % len(diff)))
             for d in diff[:20]:
                 print("      " + d)
+    # Output that cannot be framed must fail fast: its wall against the correct server's, same -j.
+    for r in rows:
+        if r["transport"] == "stdio-pretty":
+            for c in rows:
+                if c["transport"] == "stdio" and c["jobs"] == r["jobs"]:
+                    print("  unframeable output: wall stdio-pretty/stdio at -j %s %s (target <= 2)"
+                          % (r["jobs"], ratio(r["wall_s"], c["wall_s"])))
     print("reports in " + keep)
     if a.json:
         with open(a.json, "w") as fh:

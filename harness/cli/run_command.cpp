@@ -332,7 +332,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Wait allowed before the target's first output (process start-up)")
       ->check(CLI::Range(1, 600000))
       ->capture_default_str();
-  cmd->add_option("--jobs,-j", args->jobs, "Scenarios run in parallel, each in its own session (default: 8, fewer when the target cannot take that many)")
+  cmd->add_option("--jobs,-j", args->jobs, "Scenarios run in parallel, each in its own session (default: 16, fewer when the target cannot take that many)")
       ->check(CLI::Range(1, 64));
   cmd->add_option("--report", args->reports, "console | json:PATH | junit:PATH | md:PATH | html:PATH (repeatable; PATH - is stdout)")
       ->allow_extra_args(false);

@@ -6,9 +6,9 @@
 namespace mcpspec::scenario {
 
 // True for an ERROR because the target could not be started or reached, and for a FAIL or ERROR
-// in which the target went away unasked (it exited or closed its output or connection) before it
-// sent anything at all. Such a result may be the load's doing rather than the target's; any
-// result in which the target said something, or stayed, is its own.
+// in which the target's process ended before it sent anything at all. Such a result may be the
+// load's doing rather than the target's; any result in which the target said something, or
+// stayed, is its own.
 bool target_never_came_up(const ScenarioResult& r);
 
 }  // namespace mcpspec::scenario

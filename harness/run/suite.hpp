@@ -18,7 +18,7 @@ namespace mcpspec::scenario {
 // Scenarios run in parallel when --jobs is not given. They spend their time waiting on the target,
 // not on a core, so the default does not follow the core count; the number comes from
 // bench/default-run (docs/performance.md), and a target that cannot take it gets fewer (throttle.hpp).
-constexpr int kDefaultJobs = 8;
+constexpr int kDefaultJobs = 16;
 
 struct SuiteOptions {
   RunConfig config;                      // proposed_version is set per run
