@@ -80,6 +80,9 @@ void StepExecutor::fail(const json& step, std::string message, std::string expec
   f.diff = std::move(diff);
   conv_->add_finding(std::move(f));
   // Later steps build on this one (captures, state): going on would only report follow-on noise.
+  // The wire log says so, so that a reader does not look for what the later steps saw.
+  conv_->event(fmt::format("the scenario ends at this failure (step {}): the steps after it were not run",
+                           current_index_));
   throw StopScenario{};
 }
 
