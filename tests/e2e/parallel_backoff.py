@@ -17,6 +17,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from checks import Checks  # noqa: E402
+
 SUITE = ["scenarios/mcp/ping", "scenarios/mcp/lifecycle/initialize-result-fields.json", "scenarios/mcp/tools/names-unique.json",
          "scenarios/mcp/resources"]
 
@@ -32,12 +35,7 @@ def run(bindir, src, server, jobs, report):
 
 def main():
     bindir, src = sys.argv[1], sys.argv[2]
-    failures = []
-
-    def check(cond, what):
-        if not cond:
-            failures.append(what)
-
+    check = Checks("parallel back-off")
     server_bin = os.path.join(bindir, "mcpspec-testserver")
     with tempfile.TemporaryDirectory() as d:
         lock = os.path.join(d, "one-at-a-time.lock")
@@ -62,10 +60,7 @@ def main():
               "a server that never starts again: exit %d (want 1), not failed: %s" % (code, bad[:5]))
         check("its own failure" in err, "the run did not say the failures were the scenarios' own: %s" % err[-600:])
 
-    for f in failures:
-        print("FAIL: " + f)
-    print("%d passed, %d failed" % (6 - len(failures), len(failures)))
-    return 1 if failures else 0
+    return check.finish()
 
 
 if __name__ == "__main__":
