@@ -21,8 +21,8 @@ void Throttle::leave() {
 }
 
 bool Throttle::failed_under_load(int running, std::string& note) {
-  if (running <= 1) return false;
   std::lock_guard<std::mutex> lock(mutex_);
+  if (running <= 1 || own_failures_ >= kMaxOwnFailures) return false;
   // Lower than what was running when it failed, whatever the limit is by now.
   int lower = std::max(1, std::min(limit_, running / 2));
   if (lower < limit_) {
@@ -38,13 +38,13 @@ bool Throttle::failed_under_load(int running, std::string& note) {
 void Throttle::own_failure(int limit_before, std::string& note) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    int back = std::min(ceiling_, limit_before);
-    if (back <= limit_) return;
-    limit_ = back;
+    ++own_failures_;
+    int back = std::max(limit_, std::min(ceiling_, limit_before));
     note = fmt::format(
-        "a scenario's target failed to come up again with fewer in parallel, so that was its own failure, "
-        "not the load: running up to {} at a time again",
-        back);
+        "a scenario's target failed to come up again running alone, so that was its own failure, not the load: "
+        "running up to {} at a time again{}",
+        back, own_failures_ >= kMaxOwnFailures ? " (and no more reruns: the target fails on its own)" : "");
+    limit_ = back;
   }
   changed_.notify_all();
 }

@@ -27,8 +27,10 @@ class Throttle {
   // after lowering the limit below `running`; `note` then says so, when the limit changed.
   bool failed_under_load(int running, std::string& note);
   // Such a scenario failed that way again running alone: the failure is its own. The limit goes
-  // back to `limit_before`, what it was before that scenario first lowered it.
+  // back to `limit_before`, what it was before that scenario first lowered it. After
+  // kMaxOwnFailures of those the target plainly fails on its own: no more reruns in this run.
   void own_failure(int limit_before, std::string& note);
+  static constexpr int kMaxOwnFailures = 3;
 
   int limit() const;
 
@@ -38,6 +40,7 @@ class Throttle {
   int limit_;
   const int ceiling_;
   int running_ = 0;
+  int own_failures_ = 0;
 };
 
 }  // namespace mcpspec::scenario
