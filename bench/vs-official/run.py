@@ -140,7 +140,7 @@ def main():
     ap.add_argument("--call-tools", default="none",
                     help="mcpspec --call-tools: none (default: like the official suite, no tool of the server is run"
                          " for real); readonly also runs server-everything's tools, one of which takes 10 s by itself")
-    ap.add_argument("--jobs", type=int, default=8)
+    ap.add_argument("--jobs", type=int, default=16)
     a = ap.parse_args()
     for need in (EVERYTHING, CONFORMANCE, os.path.join(a.build, "mcpspec")):
         if not os.path.exists(need):

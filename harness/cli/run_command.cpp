@@ -28,7 +28,6 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
-#include <thread>
 
 namespace fs = std::filesystem;
 
@@ -294,7 +293,7 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
   so.config.catalog = &scenario::RequirementCatalog::builtin();
   so.config.run_deadline = Deadline::after_ms(static_cast<long long>(a.deadline_s * 1000));
   so.protocols = protocols;
-  so.jobs = a.jobs > 0 ? a.jobs : std::max(1u, std::min(4u, std::thread::hardware_concurrency()));
+  so.jobs = a.jobs > 0 ? a.jobs : scenario::kDefaultJobs;
   so.strict = a.strict;
   so.baseline = baseline.empty() ? nullptr : &baseline;
   // A target that cannot be started or reached is one set-up error (exit 2), not a FAIL per scenario.
@@ -303,6 +302,7 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
   so.on_result = [&](const ScenarioResult& r) {
     for (auto& rep : reporters) rep->on_result(r);
   };
+  so.on_note = [](const std::string& text) { std::cerr << "mcpspec: " << text << "\n"; };
 
   RunInfo info;
   info.mcpspec_version = MCPSPEC_VERSION;
@@ -410,7 +410,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
                   "Wait allowed before the target's first output (process start-up)")
       ->check(CLI::Range(1, 600000))
       ->capture_default_str();
-  cmd->add_option("--jobs,-j", args->jobs, "Scenarios run in parallel, each with its own server process (default: cores, at most 4)")
+  cmd->add_option("--jobs,-j", args->jobs, "Scenarios run in parallel, each in its own session (default: 16, fewer when the target cannot take that many)")
       ->check(CLI::Range(1, 64));
   cmd->add_option("--report", args->reports, "console | json:PATH | junit:PATH | md:PATH | html:PATH (repeatable; PATH - is stdout)")
       ->allow_extra_args(false);

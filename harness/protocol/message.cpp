@@ -1,5 +1,8 @@
 #include "harness/protocol/message.hpp"
 
+#include <cstdint>
+#include <string>
+
 namespace mcpspec::protocol {
 
 const char* kind_name(Kind k) {
@@ -16,7 +19,10 @@ const char* kind_name(Kind k) {
 
 std::string id_key(const nlohmann::json& id) {
   if (id.is_string()) return "s:" + id.get<std::string>();
-  if (id.is_number_integer() || id.is_number_unsigned()) return "i:" + id.dump();
+  // The same decimal text as dump(), without a serializer per call: ids are keyed on every
+  // message by the monitors and every wait (the top cost per small message, bench/message-overhead).
+  if (id.is_number_unsigned()) return "i:" + std::to_string(id.get<std::uint64_t>());
+  if (id.is_number_integer()) return "i:" + std::to_string(id.get<std::int64_t>());
   if (id.is_null()) return "n:null";
   return "o:" + id.dump();
 }

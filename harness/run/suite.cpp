@@ -1,11 +1,13 @@
 #include "harness/run/suite.hpp"
 
 #include "harness/results/baseline.hpp"
+#include "harness/run/startup_failure.hpp"
+#include "harness/run/throttle.hpp"
 #include "harness/scenario/step_support.hpp"
 #include "harness/scenario/step_table.hpp"
 
 #include <algorithm>
-#include <atomic>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -13,13 +15,19 @@ namespace mcpspec::scenario {
 
 namespace {
 
-// The waits a scenario's steps declare outright (observation windows, pauses, HTTP read windows),
-// in ms, foreach bodies counted once. Those are spent however fast the target is, so such
-// scenarios start first: with --jobs their windows then overlap the rest of the run instead of
-// trailing after it.
-long long declared_wait_ms(const Scenario& s) {
+// How long a scenario may spend waiting on the target, in ms, foreach bodies counted once: the
+// waits its steps declare outright (observation windows, pauses, HTTP read windows), which are
+// spent however fast the target is, plus every wait a step allows beyond the run's default
+// (within_ms: a tool call given 30 s, a progress notification given 20 s), where the scenario
+// expects a slow target. Such scenarios start first: with --jobs their waits then overlap the rest
+// of the run (and each other) instead of trailing after it.
+long long start_weight(const Scenario& s, int default_wait_ms) {
   long long total = 0;
-  auto add = [&](const nlohmann::json& step) { total += declared_wait_ms_of(step); };
+  auto add = [&](const nlohmann::json& step) {
+    total += declared_wait_ms_of(step);
+    long long allowed = step_ms(step, "within_ms");
+    if (allowed > default_wait_ms) total += allowed;
+  };
   for_each_step(s.fixture_steps, add);
   for_each_step(s.steps, add);
   return total;
@@ -41,27 +49,75 @@ std::vector<ScenarioResult> run_suite(const std::vector<Scenario>& scenarios, co
   std::vector<long long> waits(jobs.size());
   for (std::size_t i = 0; i < jobs.size(); ++i) {
     order[i] = i;
-    waits[i] = declared_wait_ms(*jobs[i].scenario);
+    waits[i] = start_weight(*jobs[i].scenario, o.config.timeout_ms);
   }
   // One job gains nothing from overlap: keep the plain order (and a plainly ordered console).
   if (o.jobs > 1)
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return waits[a] > waits[b]; });
-  std::atomic<std::size_t> next{0};
+  // Work list: the start order, then reruns of scenarios whose target never came up under load.
+  // A worker with nothing to take waits while others run: one of them may still queue a rerun.
+  std::mutex work_mutex;
+  std::condition_variable work_changed;
+  std::size_t next = 0;
+  int in_flight = 0;
+  std::vector<std::size_t> reruns;
+  std::vector<int> lowered_from(jobs.size(), 0);  // the limit before this scenario lowered it (0: it did not)
+  auto take = [&](std::size_t& i) {
+    std::unique_lock<std::mutex> lock(work_mutex);
+    work_changed.wait(lock, [&] { return !reruns.empty() || next < jobs.size() || in_flight == 0; });
+    if (!reruns.empty()) {
+      i = reruns.back();
+      reruns.pop_back();
+    } else if (next < jobs.size()) {
+      i = order[next++];
+    } else {
+      return false;
+    }
+    ++in_flight;
+    return true;
+  };
+  auto done = [&](std::size_t i, bool again) {
+    {
+      std::lock_guard<std::mutex> lock(work_mutex);
+      if (again) reruns.push_back(i);
+      --in_flight;
+    }
+    work_changed.notify_all();
+  };
+  Throttle throttle(o.jobs);
   std::mutex report_mutex;
+  auto note = [&](const std::string& text) {
+    if (text.empty() || !o.on_note) return;
+    std::lock_guard<std::mutex> lock(report_mutex);
+    o.on_note(text);
+  };
   auto worker = [&] {
-    for (;;) {
-      std::size_t n = next.fetch_add(1);
-      if (n >= jobs.size()) return;
-      std::size_t i = order[n];
+    std::size_t i = 0;
+    while (take(i)) {
       RunConfig cfg = o.config;
       cfg.proposed_version = jobs[i].protocol;
+      int limit_before = throttle.limit();
+      int running = throttle.enter();
       ScenarioResult r = run_scenario(*jobs[i].scenario, cfg);
+      throttle.leave();
+      if (target_never_came_up(r)) {
+        std::string text;
+        if (throttle.failed_under_load(running, text)) {
+          if (lowered_from[i] == 0) lowered_from[i] = limit_before;
+          note(text);
+          done(i, true);
+          continue;
+        }
+        if (lowered_from[i] > 0) throttle.own_failure(lowered_from[i], text);
+        note(text);
+      }
       if (o.baseline) apply_baseline(r, o.strict, *o.baseline);
       {
         std::lock_guard<std::mutex> lock(report_mutex);
         if (o.on_result) o.on_result(r);
       }
       results[i] = std::move(r);
+      done(i, false);
     }
   };
   int n = std::max(1, std::min<int>(o.jobs, static_cast<int>(jobs.size())));

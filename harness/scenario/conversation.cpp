@@ -211,6 +211,12 @@ bool Conversation::nothing_more(Awaiting awaiting) {
   return true;
 }
 
+bool Conversation::requests_in_flight() const {
+  for (const auto& [id, request] : ledger().ours)
+    if (!request.answered) return true;
+  return false;
+}
+
 std::optional<InboundMessage> Conversation::take(const std::function<bool(const InboundMessage&)>& select,
                                                  Deadline deadline, Awaiting awaiting) {
   ended_early_.clear();

@@ -85,6 +85,9 @@ class Conversation {
   void wait_until(Deadline deadline);
   // Like wait_until, but ends once no message of the `awaiting` kind can arrive any more.
   void wait_for(Deadline deadline, Awaiting awaiting);
+  // True while some request the harness sent has had no response yet: what accompanies a request
+  // in flight (progress, log messages) can still come.
+  bool requests_in_flight() const;
   // Why the last take()/wait_for() ended before its deadline ("" when it did not).
   const std::string& ended_early() const { return ended_early_; }
   // Unconsumed messages, oldest first.

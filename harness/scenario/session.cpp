@@ -31,7 +31,7 @@ void Session::on_closed(const std::string& text) {
 }
 
 void Session::on_exited(const std::string& text) {
-  event("target ended: " + text);
+  event(kTargetEndedEvent + text);
   gone_ = true;
   gone_reason_ = "the target ended (" + text + ")";
 }

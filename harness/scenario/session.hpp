@@ -14,6 +14,10 @@
 
 namespace mcpspec::scenario {
 
+// How the wire log says the target's process ended (then its exit status): what the suite looks
+// for to tell a target that never came up (run/startup_failure.hpp).
+inline constexpr const char* kTargetEndedEvent = "target ended: ";
+
 class Session : public Conversation {
  public:
   Session(const Scenario& scenario, SessionConfig config, ScenarioResult& result, Clock::time_point started);

@@ -15,6 +15,9 @@ using nlohmann::json;
 
 namespace {
 
+// How often a collect with within_ms looks whether every request has been answered meanwhile.
+constexpr int kCollectPollMs = 20;
+
 Awaiting awaiting_for(const json& matcher) {
   return selects_only_responses(matcher) ? Awaiting::Answers : Awaiting::Anything;
 }
@@ -80,6 +83,9 @@ void StepExecutor::fail(const json& step, std::string message, std::string expec
   f.diff = std::move(diff);
   conv_->add_finding(std::move(f));
   // Later steps build on this one (captures, state): going on would only report follow-on noise.
+  // The wire log says so, so that a reader does not look for what the later steps saw.
+  conv_->event(fmt::format("the scenario ends at this failure (step {}): the steps after it were not run",
+                           current_index_));
   throw StopScenario{};
 }
 
@@ -161,8 +167,22 @@ void StepExecutor::dispatch(const StepAction& action, const json& step, Deadline
     do_check(step, dl);
   } else if (name == "collect") {
     json matcher = subst(step["collect"]);
-    conv_->wait_until(Deadline::after_ms(0));
     json out = json::array();
+    // With within_ms: first waits for one matching message (none is no failure), so a probe can
+    // go on once it has seen what it looks for instead of waiting for every answer. The wait also
+    // ends once every request sent has been answered: what a probe looks for accompanies a request
+    // in flight (a progress notification cannot follow its request's response).
+    if (step.contains("within_ms")) {
+      auto select = [&](const InboundMessage& m) { return filter_matches(matcher, m.json, "a message for collect"); };
+      for (;;) {
+        if (auto first = conv_->take(select, Deadline::after_ms(kCollectPollMs).earliest(dl))) {
+          out.push_back(first->json);
+          break;
+        }
+        if (dl.passed() || !conv_->requests_in_flight()) break;
+      }
+    }
+    conv_->wait_until(Deadline::after_ms(0));
     std::vector<std::size_t> taken;
     for (const auto& m : conv_->inbox())
       if (filter_matches(matcher, m.json, "a message for collect")) {

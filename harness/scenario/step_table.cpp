@@ -17,7 +17,7 @@ const std::vector<StepAction> kActions = {
     {"expect_unordered", R::Both, {"capture", "within_ms"}, {}, {}},
     {"expect_silence_ms", R::Both, {"allow_notifications"}, {}, {"/expect_silence_ms"}},
     {"expect_no", R::Both, {"for_ms"}, {"for_ms"}, {"/for_ms"}},
-    {"collect", R::ServerUnderTest, {"as"}, {"as"}, {}},
+    {"collect", R::ServerUnderTest, {"as", "within_ms"}, {"as"}, {}},
     {"check", R::Both, {"matches", "within_ms"}, {"matches"}, {}},
     {"sleep_ms", R::Both, {}, {}, {"/sleep_ms"}},
     {"await_answers_ms", R::Both, {}, {}, {"/await_answers_ms"}},

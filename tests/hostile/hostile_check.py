@@ -30,7 +30,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TAG_VAR = "MCPSPEC_HOSTILE_TAG"
 PING = "scenarios/mcp/ping"
 # Small waits so every case is quick; the bound on the whole mcpspec process is generous.
-RUN_WAITS = ["--startup-timeout-ms", "1500", "--timeout-ms", "1000", "--deadline", "15"]
+# Two scenarios at a time, as a 2-core machine ran them when the default followed the cores: the
+# small waits assume a hostile target (a huge line, a flood) is not fighting 15 copies of itself.
+RUN_WAITS = ["--startup-timeout-ms", "1500", "--timeout-ms", "1000", "--deadline", "15", "-j", "2"]
 FUZZ_WAITS = ["--startup-timeout-ms", "1500", "--timeout-ms", "1000", "--duration", "3",
               "--minimize-ms", "2000"]
 WALL_BOUND_S = 45
