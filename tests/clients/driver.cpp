@@ -26,8 +26,8 @@ void note(const std::string& text) { std::cerr << "mcpspec-testclient: " << text
 
 }  // namespace
 
-Driver::Driver(ServerProcess& server, json context, Fault fault)
-    : server_(server), ctx_(std::move(context)), fault_(fault) {
+Driver::Driver(ServerProcess& server, json context, Fault fault, long long first_id)
+    : server_(server), ctx_(std::move(context)), fault_(fault), next_id_(first_id) {
   declared_ = ctx_.contains("capabilities") && ctx_["capabilities"].is_object() ? ctx_["capabilities"] : json::object();
 }
 

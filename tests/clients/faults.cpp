@@ -19,6 +19,18 @@ const std::pair<const char*, Fault> kFaults[] = {
     {"kill-without-closing-stdin", Fault::kill_without_closing_stdin},
     {"accept-unsupported-version", Fault::accept_unsupported_version},
     {"roots-list-changed-undeclared", Fault::roots_list_changed_undeclared},
+    {"modern-no-meta-version", Fault::modern_no_meta_version},
+    {"modern-no-meta-capabilities", Fault::modern_no_meta_capabilities},
+    {"mrtr-old-id", Fault::mrtr_old_id},
+    {"mrtr-state-not-echoed", Fault::mrtr_state_not_echoed},
+    {"mrtr-arguments-changed", Fault::mrtr_arguments_changed},
+    {"mrtr-missing-response", Fault::mrtr_missing_response},
+    {"modern-sends-response", Fault::modern_sends_response},
+    {"modern-ping", Fault::modern_ping},
+    {"modern-initialize-after-discover", Fault::modern_initialize_after_discover},
+    {"untagged-subscription", Fault::untagged_subscription},
+    {"fallback-on-modern-error", Fault::fallback_on_modern_error},
+    {"fallback-only-on-method-not-found", Fault::fallback_only_on_method_not_found},
 };
 }  // namespace
 
