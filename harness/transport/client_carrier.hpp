@@ -28,6 +28,9 @@ class ClientCarrier : public Transport {
   virtual int connections() const = 0;
   // Network carriers: every HTTP request the client made (docs/testing-clients.md); null elsewhere.
   virtual nlohmann::json http_requests() const { return nullptr; }
+  // Rules the client broke at the transport level since the last call (each {"requirements":
+  // [...], "message": "..."}; the Streamable HTTP end's 2026-07-28 header checks), taken once.
+  virtual nlohmann::json take_violations() { return nlohmann::json::array(); }
 };
 
 }  // namespace mcpspec::transport
