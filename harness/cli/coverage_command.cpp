@@ -66,7 +66,8 @@ void add_coverage_command(CLI::App& app, int& exit_code) {
         covered.insert(id);
     // The modern_requests monitor (harness/monitor/modern_requests.hpp) at 2026-07-28 and later.
     if (any_client && a->role == "client" && protocol::is_modern(versions.front()))
-      for (const char* id : {"META-01", "META-03", "BASE-23", "STDIO-08"}) covered.insert(id);
+      for (const char* id : {"META-01", "META-03", "BASE-23", "STDIO-08", "BASE-19", "BASE-20", "BASE-24"})
+        covered.insert(id);
     for (const auto& s : scenarios) {
       if (!s.protocol.contains(versions.front())) continue;
       if (a->role != "any" && scenario::role_name(s.role) != a->role) continue;

@@ -2,7 +2,10 @@
 
 #include "harness/protocol/era.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <utility>
 #include <string_view>
 
 namespace mcpspec::monitor {
@@ -33,6 +36,74 @@ const json* meta_of(const json& message) {
 // The connection is modern: the run's version is, and the client opened no legacy session.
 bool modern_connection(const Ledger& ledger, const std::string& version) {
   return ledger.peer == protocol::Sender::Client && protocol::is_modern(version) && ledger.initialize_key.empty();
+}
+
+bool alnum(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; }
+bool alpha(char ch) { return std::isalpha(static_cast<unsigned char>(ch)) != 0; }
+
+// Why a _meta key breaks the naming rules, "" when it does not: an optional prefix of
+// dot-separated labels (letter first, letter or digit last, hyphens inside) ending in "/"
+// (BASE-19), then a name that is empty or starts and ends with a letter or digit, with "-", "_"
+// and "." inside (BASE-20).
+std::pair<std::string, std::string> meta_key_problem(const std::string& key) {
+  auto slash = key.rfind('/');
+  std::string name = slash == std::string::npos ? key : key.substr(slash + 1);
+  if (slash != std::string::npos) {
+    std::string prefix = key.substr(0, slash);
+    std::size_t start = 0;
+    for (;;) {
+      auto dot = prefix.find('.', start);
+      std::string label = prefix.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+      bool ok = !label.empty() && alpha(label.front()) && alnum(label.back()) &&
+                std::all_of(label.begin(), label.end(), [](char ch) { return alnum(ch) || ch == '-'; });
+      if (!ok) return {"BASE-19", "the _meta key \"" + key + "\" has a malformed prefix label \"" + label + "\""};
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+  }
+  if (!name.empty() &&
+      (!alnum(name.front()) || !alnum(name.back()) ||
+       !std::all_of(name.begin(), name.end(), [](char ch) { return alnum(ch) || ch == '-' || ch == '_' || ch == '.'; })))
+    return {"BASE-20", "the _meta key \"" + key + "\" has a malformed name \"" + name + "\""};
+  return {};
+}
+
+// W3C trace context: traceparent is version-traceid-parentid-flags in lower-case hex (BASE-24).
+bool valid_traceparent(const std::string& v) {
+  static const std::array<std::size_t, 4> widths = {2, 32, 16, 2};
+  std::size_t pos = 0;
+  for (std::size_t i = 0; i < widths.size(); ++i) {
+    if (v.size() < pos + widths[i]) return false;
+    for (std::size_t k = pos; k < pos + widths[i]; ++k)
+      if (!std::isxdigit(static_cast<unsigned char>(v[k])) || std::isupper(static_cast<unsigned char>(v[k]))) return false;
+    pos += widths[i];
+    if (i + 1 < widths.size()) {
+      if (pos >= v.size() || v[pos] != '-') return false;
+      ++pos;
+    }
+  }
+  return pos == v.size() && v.compare(3, 32, std::string(32, '0')) != 0 && v.compare(36, 16, std::string(16, '0')) != 0;
+}
+
+// The names of a message's _meta keys and the reserved trace-context values.
+Findings judge_meta_keys(const json& message) {
+  Findings out;
+  const json* meta = meta_of(message);
+  if (!meta) return out;
+  for (const auto& [key, value] : meta->items()) {
+    if (key == "traceparent") {
+      if (!value.is_string() || !valid_traceparent(value.get<std::string>()))
+        out.push_back({"modern_requests", {"BASE-24"}, "_meta.traceparent " + value.dump() + " is not a W3C traceparent"});
+      continue;
+    }
+    if (key == "tracestate" || key == "baggage") {
+      if (!value.is_string()) out.push_back({"modern_requests", {"BASE-24"}, "_meta." + key + " is not a string"});
+      continue;
+    }
+    auto [req, text] = meta_key_problem(key);
+    if (!req.empty()) out.push_back({"modern_requests", {req}, text});
+  }
+  return out;
 }
 
 Findings judge_meta(const json& message, const protocol::Classified& c) {
@@ -98,6 +169,10 @@ Findings ModernRequestsMonitor::inbound(const Ledger& ledger, const json& messag
   if (c.kind == Kind::Request) {
     auto meta = judge_meta(message, c);
     out.insert(out.end(), meta.begin(), meta.end());
+  }
+  if (c.kind == Kind::Request || c.kind == Kind::Notification) {
+    auto keys = judge_meta_keys(message);
+    out.insert(out.end(), keys.begin(), keys.end());
   }
   return out;
 }

@@ -5,6 +5,8 @@
 // is judged by the legacy monitors). Then:
 //   - every request carries params._meta with the protocol version and the client capabilities
 //     (META-01), and should name the client (META-03);
+//   - every _meta key of a request or notification is well formed (prefix labels BASE-19, name
+//     BASE-20), and traceparent is a W3C traceparent (BASE-24);
 //   - the client sends no JSON-RPC response: servers send no requests to answer (BASE-23, STDIO-08);
 //   - the client sends none of the methods this era removed (ping, logging/setLevel,
 //     resources/subscribe, resources/unsubscribe, notifications/initialized,

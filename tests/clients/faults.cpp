@@ -31,6 +31,12 @@ const std::pair<const char*, Fault> kFaults[] = {
     {"untagged-subscription", Fault::untagged_subscription},
     {"fallback-on-modern-error", Fault::fallback_on_modern_error},
     {"fallback-only-on-method-not-found", Fault::fallback_only_on_method_not_found},
+    {"modern-bad-meta-prefix", Fault::modern_bad_meta_prefix},
+    {"modern-bad-meta-name", Fault::modern_bad_meta_name},
+    {"modern-bad-traceparent", Fault::modern_bad_traceparent},
+    {"stops-on-empty-cursor", Fault::stops_on_empty_cursor},
+    {"crash-on-late-response", Fault::crash_on_late_response},
+    {"result-type-absent-not-complete", Fault::result_type_absent_not_complete},
 };
 }  // namespace
 

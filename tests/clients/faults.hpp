@@ -34,6 +34,12 @@ enum class Fault {
   untagged_subscription,             // acts on list_changed notifications of subscriptions not its own
   fallback_on_modern_error,          // falls back to initialize after -32022
   fallback_only_on_method_not_found, // falls back to initialize only after -32601
+  modern_bad_meta_prefix,            // a _meta key whose prefix label starts with a digit
+  modern_bad_meta_name,              // a _meta key whose name starts with "-"
+  modern_bad_traceparent,            // a _meta traceparent that is not W3C trace context
+  stops_on_empty_cursor,             // takes nextCursor "" as the last page
+  crash_on_late_response,            // aborts when a response arrives for a request it cancelled
+  result_type_absent_not_complete,   // sends a request again when its result has no resultType
 };
 
 Fault parse_fault(const std::string& name);  // throws std::invalid_argument for an unknown name

@@ -44,9 +44,15 @@ void ModernDriver::send(const json& message) {
 }
 
 json ModernDriver::meta() const {
+  // A vendor key and a trace context on every request, so the receiver's _meta rules get exercised.
   json m = {{kVersionKey, version_},
             {kCapsKey, declared_},
-            {kInfoKey, {{"name", "mcpspec-testclient"}, {"version", "0.1.0"}}}};
+            {kInfoKey, {{"name", "mcpspec-testclient"}, {"version", "0.1.0"}}},
+            {"dev.mcpspec/testclient-run", next_id_},
+            {"traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}};
+  if (fault_ == Fault::modern_bad_meta_prefix) m["1dev.mcpspec/run"] = true;
+  if (fault_ == Fault::modern_bad_meta_name) m["dev.mcpspec/-run"] = true;
+  if (fault_ == Fault::modern_bad_traceparent) m["traceparent"] = "not-a-trace";
   if (discovered_ && fault_ == Fault::modern_no_meta_version) m.erase(kVersionKey);
   if (discovered_ && fault_ == Fault::modern_no_meta_capabilities) m.erase(kCapsKey);
   return m;
@@ -92,6 +98,7 @@ void ModernDriver::pump(int timeout_ms) {
   }
   if (!msg.is_object()) return;
   if (msg.contains("id") && !msg.contains("method")) {
+    if (fault_ == Fault::crash_on_late_response && cancelled_.count(msg["id"].dump())) std::abort();
     responses_[msg["id"].dump()] = msg;
   } else if (msg.contains("id")) {
     note("the server sent a request (" + msg.value("method", "?") + "), which 2026-07-28 servers never do; not answered");
@@ -113,6 +120,7 @@ std::optional<json> ModernDriver::await(const json& id, int timeout_ms, int canc
     if (server_.stdout_closed()) return std::nullopt;
     if (cancel_after_ms >= 0 && !cancelled && now_ms() - start >= cancel_after_ms) {
       cancelled = true;
+      cancelled_.insert(id.dump());
       send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", id}}}});
       timeout_ms = static_cast<int>(std::min<long long>(timeout_ms, now_ms() - start + 300));
     }
@@ -163,6 +171,11 @@ std::optional<json> ModernDriver::call_with_rounds(const std::string& method, js
     auto r = await(id, timeout_ms, cancel_after_ms);
     if (!r || !r->contains("result") || !(*r)["result"].is_object()) return r;
     const json& result = (*r)["result"];
+    if (fault_ == Fault::result_type_absent_not_complete && !result.contains("resultType") && round == 0) {
+      note("no resultType: sending the request again (fault)");
+      id = send_request(method, params);
+      continue;
+    }
     std::string type = result.value("resultType", "complete");
     if (type == "complete") return r;
     if (type != "input_required") {
@@ -198,6 +211,22 @@ std::optional<json> ModernDriver::call_with_rounds(const std::string& method, js
   return std::nullopt;
 }
 
+// Lists tools page by page: any string nextCursor, the empty one included, names another page.
+void ModernDriver::list_tools(const json& a) {
+  json params = json::object();
+  for (int page = 0; page < 20; ++page) {
+    auto r = await(send_request("tools/list", params), a.value("timeout_ms", 10000));
+    if (!r || !r->contains("result") || !(*r)["result"].is_object()) {
+      if (r && r->contains("error")) note("error response: " + (*r)["error"].dump());
+      return;
+    }
+    const json& result = (*r)["result"];
+    if (!result.contains("nextCursor") || !result["nextCursor"].is_string()) return;
+    if (fault_ == Fault::stops_on_empty_cursor && result["nextCursor"] == "") return;
+    params = {{"cursor", result["nextCursor"]}};
+  }
+}
+
 void ModernDriver::listen(const json& a) {
   json filter = a.value("notifications", json{{"toolsListChanged", true}});
   listen_id_ = send_request("subscriptions/listen", {{"notifications", filter}});
@@ -213,9 +242,7 @@ bool ModernDriver::run_action(const json& a) {
   if (what == "ping") {
     note("ping does not exist at 2026-07-28 (skipped)");
   } else if (what == "list_tools") {
-    auto id = send_request("tools/list", json::object());
-    auto r = await(id, a.value("timeout_ms", 10000));
-    if (r && r->contains("error")) note("error response: " + (*r)["error"].dump());
+    list_tools(a);
   } else if (what == "call_tool") {
     json params = {{"name", a.value("name", "echo")}, {"arguments", a.value("arguments", json::object())}};
     if (a.value("progress", false)) params["_meta"] = {{"progressToken", "progress-" + std::to_string(next_id_)}};

@@ -37,6 +37,7 @@ class ModernDriver {
   std::optional<nlohmann::json> call_with_rounds(const std::string& method, nlohmann::json params, int timeout_ms,
                                                  int cancel_after_ms);
   void listen(const nlohmann::json& action);
+  void list_tools(const nlohmann::json& action);
   bool run_action(const nlohmann::json& action);  // false: the session is over
   void send(const nlohmann::json& message);
   int fall_back();
@@ -50,6 +51,7 @@ class ModernDriver {
   long long next_id_ = 1;
   std::map<std::string, nlohmann::json> responses_;  // id dump -> response
   std::optional<nlohmann::json> listen_id_;          // the open subscription
+  std::set<std::string> cancelled_;                  // id dumps of requests it cancelled
   bool discovered_ = false;
 };
 

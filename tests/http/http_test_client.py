@@ -36,13 +36,15 @@ FAULTS = {
     "json-only": "cannot read an SSE answer to a POST (HTTP-16)",
     "no-reinit-on-404": "gives up instead of starting a new session after 404 (SESS-08)",
     "ignores-retry": "resumes a closed stream at once, ignoring retry (HTTP-20)",
-    "batch": "sends notifications/initialized inside a batch array (HTTP-12)",
+    "batch": "sends notifications/initialized (at 2026-07-28: server/discover) inside a batch array (HTTP-12)",
     "no-delete": "exits without ending its session with DELETE (SESS-09)",
     "wrong-endpoint": "legacy HTTP+SSE: POSTs to /messages without the announced session_id (SSE-05)",
     "modern-no-method-header": "2026-07-28: POSTs without Mcp-Method (HDR-01)",
     "modern-version-header-mismatch": "2026-07-28: MCP-Protocol-Version 2025-11-25 while _meta says 2026-07-28 (HTTP-PV-02)",
     "modern-wrong-name-header": "2026-07-28: Mcp-Name names another tool than the body (HDR-01)",
     "modern-raw-name": "2026-07-28: a non-ASCII Mcp-Name sent as raw bytes, not base64 (HDR-02)",
+    "modern-no-param-header": "2026-07-28: does not mirror x-mcp-header arguments into Mcp-Param-* (HDR-08)",
+    "modern-param-python-bool": "2026-07-28: writes a boolean Mcp-Param value as True/False (HDR-11)",
 }
 MODERN_VERSIONS = ["2026-07-28"]
 KNOWN_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"]
@@ -413,12 +415,25 @@ def header_safe(value):
     return value == value.strip() and all(0x20 <= ord(ch) < 0x7F for ch in value)
 
 
+def header_value(value, fault=None):
+    """A header value: plain when safe, else the =?base64?...?= sentinel of its UTF-8."""
+    if isinstance(value, bool):
+        return str(value) if fault == "modern-param-python-bool" else ("true" if value else "false")
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    if header_safe(text):
+        return text
+    return "=?base64?" + base64.b64encode(text.encode("utf-8")).decode("ascii") + "?="
+
+
 class ModernClient(Client):
     """The 2026-07-28 client: stateless POSTs, _meta on every request, the standard headers."""
 
     def __init__(self, url, fault, context, version):
         super().__init__(url, fault, context)
         self.version = version
+        self.param_headers = {}  # tool name -> {argument: header suffix}, from tools/list
 
     def meta(self):
         return {"io.modelcontextprotocol/protocolVersion": self.version,
@@ -443,12 +458,18 @@ class ModernClient(Client):
             elif self.fault == "modern-raw-name":
                 h["Mcp-Name"] = name.encode("utf-8").decode("latin-1")
             else:
-                h["Mcp-Name"] = "=?base64?" + base64.b64encode(name.encode("utf-8")).decode("ascii") + "?="
+                h["Mcp-Name"] = header_value(name)
+        if method == "tools/call" and self.fault != "modern-no-param-header":
+            args = params.get("arguments") or {}
+            for arg, suffix in self.param_headers.get(params.get("name"), {}).items():
+                if args.get(arg) is not None:
+                    h["Mcp-Param-" + suffix] = header_value(args[arg], self.fault)
         return h
 
     def post(self, msg):
         conn = self.connect()
-        conn.request("POST", self.url.path, body=json.dumps(msg), headers=self.message_headers(msg))
+        body = [msg] if self.fault == "batch" and msg.get("method") == "server/discover" else msg
+        conn.request("POST", self.url.path, body=json.dumps(body), headers=self.message_headers(msg))
         resp = conn.getresponse()
         ctype = resp.getheader("Content-Type", "")
         if resp.status == 202:
@@ -469,7 +490,15 @@ class ModernClient(Client):
     def request(self, method, params=None):
         params = dict(params or {})
         params["_meta"] = dict(self.meta(), **params.get("_meta", {}))
-        return super().request(method, params)
+        answer = super().request(method, params)
+        if method == "tools/list" and answer and isinstance(answer.get("result"), dict):
+            for tool in answer["result"].get("tools", []):
+                props = (tool.get("inputSchema") or {}).get("properties") or {}
+                marked = {k: v["x-mcp-header"] for k, v in props.items()
+                          if isinstance(v, dict) and isinstance(v.get("x-mcp-header"), str)}
+                if marked:
+                    self.param_headers[tool.get("name")] = marked
+        return answer
 
     def initialize(self):
         """The probe: server/discover; a discover result keeps the client modern."""

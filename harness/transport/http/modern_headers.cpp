@@ -49,6 +49,61 @@ std::string name_source(const json& body) {
 
 }  // namespace
 
+std::map<std::string, std::map<std::string, std::string>> x_mcp_headers_of(const json& list_result) {
+  std::map<std::string, std::map<std::string, std::string>> out;
+  if (!list_result.is_object() || !list_result.contains("tools") || !list_result["tools"].is_array()) return out;
+  for (const auto& tool : list_result["tools"]) {
+    if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) continue;
+    const json* props = tool.contains("inputSchema") && tool["inputSchema"].is_object() && tool["inputSchema"].contains("properties") &&
+                                tool["inputSchema"]["properties"].is_object()
+                            ? &tool["inputSchema"]["properties"]
+                            : nullptr;
+    if (!props) continue;
+    for (const auto& [arg, schema] : props->items())
+      if (schema.is_object() && schema.contains("x-mcp-header") && schema["x-mcp-header"].is_string())
+        out[tool["name"].get<std::string>()][arg] = schema["x-mcp-header"].get<std::string>();
+  }
+  return out;
+}
+
+std::vector<HeaderProblem> check_param_headers(const json& body, const std::map<std::string, std::string>& annotations,
+                                               const std::function<std::string(const std::string&)>& header) {
+  std::vector<HeaderProblem> out;
+  const json& args = body.contains("params") && body["params"].is_object() && body["params"].contains("arguments")
+                         ? body["params"]["arguments"]
+                         : json();
+  for (const auto& [arg, suffix] : annotations) {
+    const std::string name = "Mcp-Param-" + suffix;
+    const std::string sent = header(name);
+    const bool given = args.is_object() && args.contains(arg) && !args[arg].is_null();
+    if (!given) {
+      if (!sent.empty()) out.push_back({{"HDR-08"}, name + " is sent although argument \"" + arg + "\" is absent or null"});
+      continue;
+    }
+    if (sent.empty()) {
+      out.push_back({{"HDR-08"}, "argument \"" + arg + "\" is marked x-mcp-header but no " + name + " header mirrors it"});
+      continue;
+    }
+    const json& v = args[arg];
+    auto value = decoded(sent);
+    bool plain = std::all_of(sent.begin(), sent.end(), [](char ch) { return ch >= 0x20 && ch < 0x7F; }) &&
+                 sent.front() != ' ' && sent.back() != ' ';
+    bool same = false;
+    if (!value || !plain) {
+      same = false;
+    } else if (v.is_string()) {
+      same = *value == v.get<std::string>();
+    } else if (v.is_boolean()) {
+      same = *value == (v.get<bool>() ? "true" : "false");
+    } else if (v.is_number_integer()) {
+      same = *value == std::to_string(v.get<long long>());
+    }
+    if (!same)
+      out.push_back({{"HDR-11"}, name + ": \"" + sent + "\" is not argument \"" + arg + "\" = " + v.dump() + " encoded as required"});
+  }
+  return out;
+}
+
 std::optional<std::string> modern_post_version(const json& body, const std::string& version_header) {
   if (const json* v = meta_version(body); v && protocol::is_modern(v->get_ref<const std::string&>())) return v->get<std::string>();
   if (protocol::is_modern(version_header)) return version_header;

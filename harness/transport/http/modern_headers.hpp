@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,5 +26,17 @@ std::optional<std::string> modern_post_version(const nlohmann::json& body, const
 // What is wrong with a modern POST's headers (`header` reads one by name; "" when absent).
 std::vector<HeaderProblem> check_modern_headers(const nlohmann::json& body,
                                                 const std::function<std::string(const char*)>& header);
+
+// The x-mcp-header annotations of the tools in a tools/list result: tool name -> {argument
+// name: header suffix} (top-level inputSchema properties; tools without any are left out).
+std::map<std::string, std::map<std::string, std::string>> x_mcp_headers_of(const nlohmann::json& list_result);
+
+// What is wrong with a tools/call POST's Mcp-Param-{Name} headers, given its tool's annotations
+// (HDR-08: every annotated argument present and not null is mirrored; HDR-11: the value encoded as
+// the string itself, or the =?base64?...?= sentinel when not plain ASCII, an integer in decimal, a
+// boolean as true/false). Integers compare numerically.
+std::vector<HeaderProblem> check_param_headers(const nlohmann::json& body,
+                                               const std::map<std::string, std::string>& annotations,
+                                               const std::function<std::string(const std::string&)>& header);
 
 }  // namespace mcpspec::transport::http

@@ -252,6 +252,17 @@ bool StreamableHttpServer::reject_modern_headers(const httplib::Request& req, ht
                                                 const std::string& what, json& extra) {
   auto header = [&req](const char* name) { return req.get_header_value(name); };
   std::vector<HeaderProblem> found = check_modern_headers(body, header);
+  if (body.is_object() && body.value("method", json()) == "tools/call" && body.contains("params") &&
+      body["params"].is_object() && body["params"].value("name", json()).is_string()) {
+    std::map<std::string, std::string> annotations;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = param_headers_.find(body["params"]["name"].get<std::string>());
+      if (it != param_headers_.end()) annotations = it->second;
+    }
+    auto params = check_param_headers(body, annotations, [&req](const std::string& n) { return req.get_header_value(n.c_str()); });
+    found.insert(found.end(), params.begin(), params.end());
+  }
   std::string accept = req.get_header_value("Accept");
   std::vector<HeaderProblem> noted;  // rules broken that do not stop the POST
   if (accept.find("application/json") == std::string::npos || accept.find("text/event-stream") == std::string::npos)
@@ -431,6 +442,8 @@ void StreamableHttpServer::deliver(const std::string& text, Deadline) {
       throw TransportError(created_ == 0 ? "the client has not opened a session (no initialize POST yet)"
                                          : "the client's session has ended");
     Session& s = it->second;
+    if (!m.is_discarded() && is_response(m) && m.contains("result"))
+      for (auto& [tool, args] : x_mcp_headers_of(m["result"])) param_headers_[tool] = args;
     if (!m.is_discarded() && is_response(m)) {
       auto rs = s.request_stream.find(m["id"].dump());
       if (rs != s.request_stream.end()) {

@@ -102,6 +102,8 @@ class StreamableHttpServer : public ClientSideServer {
   std::vector<nlohmann::json> records_;
   nlohmann::json violations_ = nlohmann::json::array();  // not yet taken
   std::string stateless_;  // the key of the session shared by stateless (modern) POSTs, once made
+  // x-mcp-header annotations of the tools the scenario listed to the client (tool -> arg -> header).
+  std::map<std::string, std::map<std::string, std::string>> param_headers_;
 };
 
 }  // namespace mcpspec::transport::http
