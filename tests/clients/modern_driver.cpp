@@ -1,5 +1,6 @@
 #include "modern_driver.hpp"
 
+#include "awaiting.hpp"
 #include "driver.hpp"
 #include "responder.hpp"
 
@@ -24,10 +25,6 @@ bool is_modern_error(const json& error) {
   return code == -32020 || code == -32021 || code == -32022;
 }
 
-long long now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 void note(const std::string& text) { std::cerr << "mcpspec-testclient: " << text << std::endl; }
 
@@ -108,25 +105,10 @@ void ModernDriver::pump(int timeout_ms) {
 }
 
 std::optional<json> ModernDriver::await(const json& id, int timeout_ms, int cancel_after_ms) {
-  long long start = now_ms();
-  bool cancelled = false;
-  while (now_ms() - start < timeout_ms) {
-    auto it = responses_.find(id.dump());
-    if (it != responses_.end()) {
-      json r = it->second;
-      responses_.erase(it);
-      return r;
-    }
-    if (server_.stdout_closed()) return std::nullopt;
-    if (cancel_after_ms >= 0 && !cancelled && now_ms() - start >= cancel_after_ms) {
-      cancelled = true;
-      cancelled_.insert(id.dump());
-      send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", id}}}});
-      timeout_ms = static_cast<int>(std::min<long long>(timeout_ms, now_ms() - start + 300));
-    }
-    pump(20);
-  }
-  return std::nullopt;
+  return await_response(responses_, id, timeout_ms, cancel_after_ms, server_, [this](int ms) { pump(ms); }, [&] {
+    cancelled_.insert(id.dump());
+    send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", id}}}});
+  });
 }
 
 std::optional<std::string> ModernDriver::probe() {
@@ -230,8 +212,8 @@ void ModernDriver::list_tools(const json& a) {
 void ModernDriver::listen(const json& a) {
   json filter = a.value("notifications", json{{"toolsListChanged", true}});
   listen_id_ = send_request("subscriptions/listen", {{"notifications", filter}});
-  long long until = now_ms() + a.value("ms", 2000);
-  while (now_ms() < until && !server_.stdout_closed()) pump(static_cast<int>(std::max(1LL, until - now_ms())));
+  long long until = steady_ms() + a.value("ms", 2000);
+  while (steady_ms() < until && !server_.stdout_closed()) pump(static_cast<int>(std::max(1LL, until - steady_ms())));
   // Ending the subscription on stdio: cancel the listen request.
   send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", *listen_id_}}}});
   listen_id_.reset();
@@ -251,8 +233,8 @@ bool ModernDriver::run_action(const json& a) {
   } else if (what == "listen") {
     listen(a);
   } else if (what == "wait_ms") {
-    long long until = now_ms() + a.value("ms", 100);
-    while (now_ms() < until && !server_.stdout_closed()) pump(static_cast<int>(std::max(1LL, until - now_ms())));
+    long long until = steady_ms() + a.value("ms", 100);
+    while (steady_ms() < until && !server_.stdout_closed()) pump(static_cast<int>(std::max(1LL, until - steady_ms())));
   } else if (what == "exit") {
     return false;
   } else {
@@ -288,8 +270,8 @@ int ModernDriver::run() {
     }
     if (server_.stdout_closed()) break;
   }
-  long long until = now_ms() + ctx_.value("linger_ms", 60000);
-  while (!server_.stdout_closed() && now_ms() < until) pump(100);
+  long long until = steady_ms() + ctx_.value("linger_ms", 60000);
+  while (!server_.stdout_closed() && steady_ms() < until) pump(100);
   server_.shut_down(2000);
   return 0;
 }

@@ -1,0 +1,47 @@
+// Waiting for the response to one request, shared by both drivers (driver.cpp, modern_driver.cpp):
+// responses arrive through `pump` into `responses` (id dump -> message); after cancel_after_ms (if
+// >= 0) the request is given up with `cancel` and at most 300 ms more are spent on a late answer.
+#pragma once
+
+#include "server_process.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace testclient {
+
+inline long long steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+template <class Pump, class Cancel>
+std::optional<nlohmann::json> await_response(std::map<std::string, nlohmann::json>& responses, const nlohmann::json& id,
+                                             int timeout_ms, int cancel_after_ms, const ServerProcess& server,
+                                             Pump pump, Cancel cancel) {
+  long long start = steady_ms();
+  bool cancelled = false;
+  while (steady_ms() - start < timeout_ms) {
+    auto it = responses.find(id.dump());
+    if (it != responses.end()) {
+      nlohmann::json r = it->second;
+      responses.erase(it);
+      return r;
+    }
+    if (server.stdout_closed()) return std::nullopt;
+    if (cancel_after_ms >= 0 && !cancelled && steady_ms() - start >= cancel_after_ms) {
+      cancelled = true;
+      cancel();
+      timeout_ms = static_cast<int>(std::min<long long>(timeout_ms, steady_ms() - start + 300));
+    }
+    pump(20);
+  }
+  return std::nullopt;
+}
+
+}  // namespace testclient
