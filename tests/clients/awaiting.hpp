@@ -44,4 +44,11 @@ std::optional<nlohmann::json> await_response(std::map<std::string, nlohmann::jso
   return std::nullopt;
 }
 
+// Keeps reading (and answering, through `pump`) for `ms`, or until the server closes its stdout.
+template <class Pump>
+void serve_for(long long ms, const ServerProcess& server, Pump pump) {
+  long long until = steady_ms() + ms;
+  while (steady_ms() < until && !server.stdout_closed()) pump(static_cast<int>(std::max(1LL, until - steady_ms())));
+}
+
 }  // namespace testclient

@@ -120,8 +120,7 @@ bool Driver::run_action(const json& a) {
       if (auto r = await(id, a.value("timeout_ms", 10000)); r && r->contains("error")) on_error_response(*r);
     pending_.clear();
   } else if (what == "wait_ms") {
-    long long until = steady_ms() + a.value("ms", 100);
-    while (steady_ms() < until && !server_.stdout_closed()) pump(static_cast<int>(std::max(1LL, until - steady_ms())));
+    serve_for(a.value("ms", 100), server_, [this](int ms) { pump(ms); });
   } else if (what == "exit") {
     return false;
   } else {
@@ -168,8 +167,7 @@ int Driver::run() {
     if (server_.stdout_closed()) break;
   }
   // Serve the server until it goes away (or we have waited long enough).
-  long long until = steady_ms() + ctx_.value("linger_ms", 60000);
-  while (!server_.stdout_closed() && steady_ms() < until) pump(100);
+  serve_for(ctx_.value("linger_ms", 60000), server_, [this](int ms) { pump(std::min(ms, 100)); });
   if (server_.stdout_closed()) note("the server closed its stdout; ending the session");
   return shut_down();
 }

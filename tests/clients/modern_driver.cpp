@@ -212,8 +212,7 @@ void ModernDriver::list_tools(const json& a) {
 void ModernDriver::listen(const json& a) {
   json filter = a.value("notifications", json{{"toolsListChanged", true}});
   listen_id_ = send_request("subscriptions/listen", {{"notifications", filter}});
-  long long until = steady_ms() + a.value("ms", 2000);
-  while (steady_ms() < until && !server_.stdout_closed()) pump(static_cast<int>(std::max(1LL, until - steady_ms())));
+  serve_for(a.value("ms", 2000), server_, [this](int ms) { pump(ms); });
   // Ending the subscription on stdio: cancel the listen request.
   send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", *listen_id_}}}});
   listen_id_.reset();
@@ -233,8 +232,7 @@ bool ModernDriver::run_action(const json& a) {
   } else if (what == "listen") {
     listen(a);
   } else if (what == "wait_ms") {
-    long long until = steady_ms() + a.value("ms", 100);
-    while (steady_ms() < until && !server_.stdout_closed()) pump(static_cast<int>(std::max(1LL, until - steady_ms())));
+    serve_for(a.value("ms", 100), server_, [this](int ms) { pump(ms); });
   } else if (what == "exit") {
     return false;
   } else {
@@ -270,8 +268,7 @@ int ModernDriver::run() {
     }
     if (server_.stdout_closed()) break;
   }
-  long long until = steady_ms() + ctx_.value("linger_ms", 60000);
-  while (!server_.stdout_closed() && steady_ms() < until) pump(100);
+  serve_for(ctx_.value("linger_ms", 60000), server_, [this](int ms) { pump(std::min(ms, 100)); });
   server_.shut_down(2000);
   return 0;
 }

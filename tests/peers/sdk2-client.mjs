@@ -9,21 +9,10 @@
 import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
-const log = (text) => process.stderr.write(`sdk2-client: ${text}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+import { readInvocation, runDriver, sleep } from "./driver-common.mjs";
 
-const [command, ...args] = process.argv.slice(2);
-if (!command) {
-  log("usage: sdk2-client.mjs SERVER_COMMAND [ARGS...]");
-  process.exit(2);
-}
-let context = {};
-try {
-  context = JSON.parse(process.env.MCPSPEC_CONTEXT || "{}");
-} catch (e) {
-  log(`MCPSPEC_CONTEXT is not valid JSON: ${e.message}`);
-  process.exit(2);
-}
+const log = (text) => process.stderr.write(`sdk2-client: ${text}\n`);
+const { command, args, context } = readInvocation(log, "sdk2-client.mjs SERVER_COMMAND [ARGS...]");
 const capabilities = context.capabilities || {};
 // The run's version picks the era the host asks for: at 2026-07-28 and later version negotiation
 // "auto" (the SDK's default is the legacy era); the probe waits as long as the scenario asks
@@ -48,70 +37,16 @@ if (capabilities.roots)
   client.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///tmp/mcpspec-sdk2-peer", name: "scratch" }] }));
 
 const transport = new StdioClientTransport({ command, args, stderr: "inherit" });
-let closed = false;
-const closedPromise = new Promise((resolve) => {
-  client.onclose = () => {
-    closed = true;
-    resolve();
-  };
-});
-try {
-  await client.connect(transport);
-} catch (e) {
-  log(`connect failed: ${e.message}`);
-  await client.close().catch(() => {});
-  process.exit(1);
-}
-
-const report = (p, what) =>
-  p.then(
-    () => log(`${what}: ok`),
-    (e) => log(`${what}: ${e.message}`),
-  );
-const pending = [];
-for (const action of context.actions || []) {
-  if (closed) break;
-  switch (action.do) {
-    case "ping":
-      await report(client.ping(), "ping");
-      break;
-    case "list_tools":
-      await report(client.listTools(), "tools/list");
-      break;
-    case "call_tool": {
+await runDriver(client, transport, context, log, {
+  callTool: (params, options) => client.callTool(params, options),
+  exit: () => client.close(),
+  extra: {
+    // A subscription followed for `ms`, then ended (on stdio the SDK cancels the listen request).
+    listen: async (action) => {
       const controller = new AbortController();
-      if (action.cancel_after_ms >= 0) setTimeout(() => controller.abort("given up by the SDK v2 peer"), action.cancel_after_ms);
-      const options = { signal: controller.signal, timeout: action.timeout_ms || 10000 };
-      if (action.progress) options.onprogress = () => {};  // the SDK then sends a progress token
-      const call = report(
-        client.callTool({ name: action.name || "echo", arguments: action.arguments || {} }, options),
-        `tools/call ${action.name}`,
-      );
-      if (action.await === false) pending.push(call);
-      else await call;
-      break;
-    }
-    case "listen": {
-      const controller = new AbortController();
-      const sub = client.listen(action.notifications || { toolsListChanged: true }, { signal: controller.signal });
-      await report(sub, "subscriptions/listen");
+      await client.listen(action.notifications || { toolsListChanged: true }, { signal: controller.signal });
       await sleep(action.ms || 2000);
       controller.abort("done listening");
-      break;
-    }
-    case "await_all":
-      await Promise.all(pending.splice(0));
-      break;
-    case "wait_ms":
-      await sleep(action.ms || 100);
-      break;
-    case "exit":
-      await client.close();
-      process.exit(0);
-    default:
-      log(`unknown action ${JSON.stringify(action)} (ignored)`);
-  }
-}
-await Promise.race([closedPromise, sleep(context.linger_ms || 60000)]);
-await client.close().catch(() => {});
-process.exit(0);
+    },
+  },
+});
