@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iostream>
 #include <map>
 #include <optional>
 #include <string>
@@ -42,6 +43,20 @@ std::optional<nlohmann::json> await_response(std::map<std::string, nlohmann::jso
     pump(20);
   }
   return std::nullopt;
+}
+
+// The next message from the server as a JSON object, waiting at most timeout_ms; nullopt on a
+// timeout, at EOF, or for a line that is not a JSON object (noted on stderr and skipped).
+inline std::optional<nlohmann::json> read_object(ServerProcess& server, int timeout_ms) {
+  auto line = server.read_line(timeout_ms);
+  if (!line) return std::nullopt;
+  nlohmann::json msg = nlohmann::json::parse(*line, nullptr, false);
+  if (msg.is_discarded()) {
+    std::cerr << "mcpspec-testclient: ignoring a line that is not JSON: " << line->substr(0, 200) << std::endl;
+    return std::nullopt;
+  }
+  if (!msg.is_object()) return std::nullopt;
+  return msg;
 }
 
 // Keeps reading (and answering, through `pump`) for `ms`, or until the server closes its stdout.

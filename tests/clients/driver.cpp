@@ -46,16 +46,9 @@ json Driver::send_request(const std::string& method, json params) {
 }
 
 void Driver::pump(int timeout_ms) {
-  auto line = server_.read_line(timeout_ms);
-  if (!line) return;
-  json msg;
-  try {
-    msg = json::parse(*line);
-  } catch (const json::exception&) {
-    note("ignoring a line that is not JSON: " + line->substr(0, 200));
-    return;
-  }
-  if (!msg.is_object()) return;
+  auto read = read_object(server_, timeout_ms);
+  if (!read) return;
+  const json& msg = *read;
   bool is_response = msg.contains("id") && !msg.contains("method");
   if (is_response) {
     responses_[msg["id"].dump()] = msg;

@@ -84,16 +84,9 @@ void ModernDriver::on_notification(const json& msg) {
 }
 
 void ModernDriver::pump(int timeout_ms) {
-  auto line = server_.read_line(timeout_ms);
-  if (!line) return;
-  json msg;
-  try {
-    msg = json::parse(*line);
-  } catch (const json::exception&) {
-    note("ignoring a line that is not JSON: " + line->substr(0, 200));
-    return;
-  }
-  if (!msg.is_object()) return;
+  auto read = read_object(server_, timeout_ms);
+  if (!read) return;
+  const json& msg = *read;
   if (msg.contains("id") && !msg.contains("method")) {
     if (fault_ == Fault::crash_on_late_response && cancelled_.count(msg["id"].dump())) std::abort();
     responses_[msg["id"].dump()] = msg;
