@@ -2,6 +2,7 @@
 #include "harness/authcheck/auth_checks.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/selection.hpp"
+#include "harness/protocol/era.hpp"
 #include "harness/protocol/versions.hpp"
 #include "harness/scenario/requirements.hpp"
 
@@ -45,7 +46,9 @@ void add_coverage_command(CLI::App& app, int& exit_code) {
   cmd->callback([a, &exit_code] {
     // A version mcpspec only describes (2026-07-28) has a catalog but no runs: nothing covers
     // its requirements yet, whatever the scenarios claim, and the table says what is to do.
-    const bool runnable = !protocol::is_described_only_version(a->protocol);
+    // A modern version (2026-07-28) runs in the client role only so far.
+    const bool runnable = !protocol::is_described_only_version(a->protocol) &&
+                          !(protocol::is_modern(a->protocol) && a->role != "client");
     auto versions = runnable ? protocols_from(a->protocol) : std::vector<std::string>{a->protocol};
     const auto& catalog = scenario::RequirementCatalog::builtin();
     auto scenarios = runnable ? select_scenarios(a->selection) : std::vector<scenario::Scenario>{};
@@ -64,6 +67,10 @@ void add_coverage_command(CLI::App& app, int& exit_code) {
       for (const char* id : {"STDIO-02", "STDIO-04", "BASE-01", "BASE-03", "BASE-04", "BASE-05", "BASE-06", "BASE-11",
                              "BASE-12", "LC-01", "LC-02", "LC-04", "LC-05", "LC-15", "RES-04", "CAN-01", "CAN-02",
                              "PROG-01", "PROG-02", "PROG-03", "PROG-06"})
+        covered.insert(id);
+    // The modern_requests monitor (harness/monitor/modern_requests.hpp) at 2026-07-28 and later.
+    if (any_client && a->role == "client" && protocol::is_modern(versions.front()))
+      for (const char* id : {"META-01", "META-03", "BASE-23", "STDIO-08", "BASE-19", "BASE-20", "BASE-24"})
         covered.insert(id);
     for (const auto& s : scenarios) {
       if (!s.protocol.contains(versions.front())) continue;

@@ -8,6 +8,7 @@
 #include "harness/fuzz/merge.hpp"
 #include "harness/fuzz/seeds.hpp"
 #include "harness/protocol/schema_registry.hpp"
+#include "harness/protocol/era.hpp"
 #include "harness/protocol/versions.hpp"
 
 #include <CLI/CLI.hpp>
@@ -64,7 +65,7 @@ fuzz::TransportFactory make_factory(const scenario::TargetSpec& target) {
 
 int run_fuzz(const FuzzArgs& a) {
   if (a.target.server.empty() && a.target.url.empty()) throw UsageError("mcpspec fuzz needs --server CMD or --url URL");
-  if (protocol::is_described_only_version(a.protocol))
+  if (protocol::is_described_only_version(a.protocol) || protocol::is_modern(a.protocol))
     throw UsageError("--protocol " + a.protocol + ": not yet supported for fuzzing (mcpspec cannot yet hold a "
                      "stateless session at this version)");
   if (!protocol::is_known_version(a.protocol))

@@ -6,6 +6,7 @@
 #include "harness/cli/selection.hpp"
 #include "harness/cli/target_factory.hpp"
 #include "harness/protocol/schema_registry.hpp"
+#include "harness/protocol/era.hpp"
 #include "harness/protocol/versions.hpp"
 #include "harness/results/baseline.hpp"
 #include "harness/results/summary.hpp"
@@ -263,6 +264,15 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
                   scenarios.end());
   if (scenarios.empty()) throw UsageError("no scenario matches the given paths, --filter and --tag");
   auto protocols = protocols_from(a.protocol);
+  // Only the client role serves the stateless era so far (issue 27 part B); the server role keeps
+  // to the legacy versions until its sessions can run without initialize.
+  if (role == scenario::Role::Server) {
+    if (a.protocol != "all" && protocol::is_modern(a.protocol))
+      throw UsageError("--protocol " + a.protocol + " is not yet supported for server runs: mcpspec cannot yet hold a "
+                       "stateless (initialize-free) session with a server (client runs support it)");
+    protocols.erase(std::remove_if(protocols.begin(), protocols.end(), [](const std::string& v) { return protocol::is_modern(v); }),
+                    protocols.end());
+  }
 
   std::unique_ptr<protocol::SchemaRegistry> user_schema;
   if (!a.schema.empty()) user_schema = protocol::SchemaRegistry::from_file(a.schema, protocols.front());

@@ -4,6 +4,7 @@
 #include "harness/monitor/capabilities.hpp"
 #include "harness/monitor/ids.hpp"
 #include "harness/monitor/lifecycle.hpp"
+#include "harness/protocol/era.hpp"
 
 namespace mcpspec::monitor {
 
@@ -20,6 +21,7 @@ void Monitors::reset() {
   fresh.peer = ledger_.peer;
   ledger_ = std::move(fresh);
   progress_.reset();
+  modern_.reset();
 }
 
 void Monitors::record_request(std::map<std::string, RequestRecord>& book, const json& message,
@@ -74,6 +76,7 @@ void Monitors::outbound(const json& message, const protocol::Classified& c, bool
       break;
     case Kind::Result:
     case Kind::Error:
+      modern_.outbound(ledger_, c);
       record_response(ledger_.theirs, message, c, nullptr);
       break;
     default:
@@ -86,17 +89,21 @@ Monitors::Judged Monitors::inbound(const json& message, const protocol::Classifi
   auto add = [&out](Findings found) {
     for (auto& f : found) out.findings.push_back(std::move(f));
   };
+  add(modern_.inbound(ledger_, message, c, version));
+  // A modern client opens no session, so the legacy handshake order does not apply to it.
+  const bool legacy_lifecycle = !(ledger_.peer == protocol::Sender::Client && protocol::is_modern(version) &&
+                                  ledger_.initialize_key.empty() && c.method != "initialize");
   switch (c.kind) {
     case Kind::Request:
       add(judge_request_id(ledger_, c));
-      add(judge_lifecycle(ledger_, c));
+      if (legacy_lifecycle) add(judge_lifecycle(ledger_, c));
       add(judge_capability(ledger_, c, version));
       add(progress_.inbound(ledger_, message, c));
       ++ledger_.their_requests;
       record_request(ledger_.theirs, message, c, true);
       break;
     case Kind::Notification:
-      add(judge_lifecycle(ledger_, c));
+      if (legacy_lifecycle) add(judge_lifecycle(ledger_, c));
       add(judge_capability(ledger_, c, version));
       add(progress_.inbound(ledger_, message, c));
       add(judge_cancellation(ledger_, message, c));

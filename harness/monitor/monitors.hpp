@@ -6,6 +6,7 @@
 // oracle both judge through these units.
 #include "harness/monitor/finding.hpp"
 #include "harness/monitor/ledger.hpp"
+#include "harness/monitor/modern_requests.hpp"
 #include "harness/monitor/progress.hpp"
 
 #include <nlohmann/json.hpp>
@@ -53,6 +54,7 @@ class Monitors {
 
   Ledger ledger_;
   ProgressMonitor progress_;
+  ModernRequestsMonitor modern_;  // a client's duties at 2026-07-28 (modern_requests.hpp)
   std::function<bool(std::string_view)> known_version_;
 };
 

@@ -5,11 +5,16 @@
 namespace mcpspec::protocol {
 
 const std::vector<std::string>& known_versions() {
-  static const std::vector<std::string> v = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
+  static const std::vector<std::string> v = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"};
   return v;
 }
 
-const std::string& latest_version() { return known_versions().back(); }
+// The default stays the newest legacy version until the server role runs the stateless era too
+// (issue 27, part A): a default run must not change under anyone's feet.
+const std::string& latest_version() {
+  static const std::string v = "2025-11-25";
+  return v;
+}
 
 bool is_known_version(std::string_view v) {
   for (const auto& k : known_versions())
@@ -18,7 +23,7 @@ bool is_known_version(std::string_view v) {
 }
 
 const std::vector<std::string>& described_only_versions() {
-  static const std::vector<std::string> v = {"2026-07-28"};
+  static const std::vector<std::string> v = {};
   return v;
 }
 

@@ -9,15 +9,16 @@
 
 namespace mcpspec::protocol {
 
-// The versions the harness runs (proposes, negotiates, runs scenarios at), oldest first. The
-// latest is the default the harness proposes.
+// The versions the harness runs (proposes, negotiates, runs scenarios at), oldest first.
+// latest_version() is the default the harness proposes: the newest legacy (initialize-based)
+// version, 2025-11-25; 2026-07-28 runs when --protocol names it (or all).
 const std::vector<std::string>& known_versions();
 const std::string& latest_version();
 bool is_known_version(std::string_view v);
 
-// Versions whose message schemas and requirement catalog mcpspec carries but cannot run yet:
-// 2026-07-28 is stateless (no initialize), and the harness's sessions still begin with the
-// handshake. Their messages can be validated; `--protocol` names them with a clear refusal.
+// Versions whose message schemas and requirement catalog mcpspec carries but cannot run yet
+// (none at present: 2026-07-28 runs since the client role serves it). Their messages can be
+// validated; `--protocol` names them with a clear refusal.
 const std::vector<std::string>& described_only_versions();
 bool is_described_only_version(std::string_view v);
 

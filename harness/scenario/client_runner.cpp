@@ -1,7 +1,11 @@
 #include "harness/scenario/client_runner.hpp"
 
 #include "harness/scenario/client_session.hpp"
+#include "harness/monitor/modern_requests.hpp"
+#include "harness/protocol/era.hpp"
 #include "harness/scenario/matcher.hpp"
+#include "harness/scenario/modern_reply.hpp"
+#include "harness/scenario/mrtr_retry.hpp"
 #include "harness/scenario/step_executor.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/scenario/scenario_outcome.hpp"
@@ -42,7 +46,11 @@ class ClientExecution : public StepExecutor {
                 {"client_init", nullptr},
                 {"client_capabilities", json::object()},
                 {"declare", s_.declare.is_null() ? default_declared() : s_.declare},
+                {"serve_versions", served_versions()},
                 {"context", s_.client_context}});
+    session_.serve_modern({vars_["serve_versions"].get<std::vector<std::string>>(),
+                           discover_result(vars_["serve_versions"].get<std::vector<std::string>>(), vars_["declare"],
+                                           vars_["mcpspec"]["version"].get<std::string>())});
     start_client();
     try {
       if (!s_.fixture_steps.empty()) {
@@ -71,6 +79,14 @@ class ClientExecution : public StepExecutor {
   }
 
   bool never_connected() const { return never_connected_; }
+
+  // The modern versions the harness serves statelessly: the scenario's list, else the run's
+  // version when it is modern (a legacy run serves none, so older versions' runs are unchanged).
+  std::vector<std::string> served_versions() const {
+    if (!s_.serve_versions.is_null()) return s_.serve_versions.get<std::vector<std::string>>();
+    if (protocol::is_modern(cfg_.proposed_version)) return {cfg_.proposed_version};
+    return {};
+  }
   std::string exit_text() const { return session_.exit() ? session_.exit()->text() : "still running"; }
 
  private:
@@ -145,6 +161,7 @@ class ClientExecution : public StepExecutor {
     if (m.kind.kind == protocol::Kind::Request && m.kind.id) {
       last_request_id_ = *m.kind.id;
       have_last_request_ = true;
+      taken_requests_[protocol::id_key(*m.kind.id)] = m.json;
     }
     if (m.kind.kind == protocol::Kind::Request && m.kind.method == "initialize") on_initialize(m.json);
   }
@@ -160,6 +177,10 @@ class ClientExecution : public StepExecutor {
     const std::string_view name = action.name;
     if (name == "reply") {
       do_reply(step, dl);
+    } else if (name == "input_required") {
+      do_input_required(step, dl);
+    } else if (name == "expect_retry") {
+      do_expect_retry(step, dl);
     } else if (name == "crash") {
       exit_expected_ = true;
       session_.target()->crash_server();
@@ -177,18 +198,81 @@ class ClientExecution : public StepExecutor {
     }
   }
 
+  // The id a reply step answers: its "to", else the last request a step took.
+  json reply_id(const json& step, const char* action) const {
+    if (!have_last_request_ && !step.contains("to"))
+      throw ScenarioBug(std::string(action) + ": no request from the client was taken before (add \"to\")");
+    return step.contains("to") ? subst(step["to"]) : last_request_id_;
+  }
+
+  // The client's request a reply answers (null when no step took it).
+  json answered_request(const json& id) const {
+    auto it = taken_requests_.find(protocol::id_key(id));
+    return it == taken_requests_.end() ? json() : it->second;
+  }
+
   void do_reply(const json& step, Deadline dl) {
     json body = subst(step["reply"]);
-    json id = step.contains("to") ? subst(step["to"]) : last_request_id_;
-    if (!have_last_request_ && !step.contains("to"))
-      throw ScenarioBug("reply: no request from the client was taken before (add \"to\")");
+    json id = reply_id(step, "reply");
     if (step.contains("delay_ms"))
       session_.wait_until(Deadline::after_ms(step["delay_ms"].get<int>()).earliest(scenario_deadline_));
     json msg = {{"jsonrpc", "2.0"}, {"id", id}};
     for (const auto& [k, v] : body.items()) msg[k] = v;
+    // A modern request's result gets what every 2026-07-28 result carries (modern_reply.hpp).
+    json request = answered_request(id);
+    if (!step.value("invalid", false) && msg.contains("result") && request.is_object() &&
+        monitor::modern_version_of(request))
+      msg["result"] = complete_modern_result(msg["result"], request.value("method", ""));
     // Echoing a client's malformed id (null, object) is not a scenario bug: the monitors report it.
     bool echoes_bad_id = !(id.is_string() || id.is_number_integer());
     session_.send(msg, step.value("invalid", false) || echoes_bad_id, dl);
+  }
+
+  // Answers the request with an input_required result (MRTR) and remembers the round, for
+  // expect_retry.
+  void do_input_required(const json& step, Deadline dl) {
+    json id = reply_id(step, "input_required");
+    json original = answered_request(id);
+    if (!original.is_object()) throw ScenarioBug("input_required: the request it answers was not taken by a step");
+    if (step.contains("delay_ms"))
+      session_.wait_until(Deadline::after_ms(step["delay_ms"].get<int>()).earliest(scenario_deadline_));
+    json result = subst(step["input_required"]);
+    result["resultType"] = protocol::result_type::kInputRequired;
+    session_.send({{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}, false, dl);
+    mrtr_original_ = std::move(original);
+    mrtr_result_ = std::move(result);
+  }
+
+  // Waits for the retry of the request last answered with input_required and judges it: each
+  // problem names its own requirement (mrtr_retry.hpp), at the catalog's level for it.
+  void do_expect_retry(const json& step, Deadline dl) {
+    if (mrtr_original_.is_null()) throw ScenarioBug("expect_retry: no input_required step came before");
+    auto got = session_.take(
+        [&](const InboundMessage& m) {
+          return m.kind.kind == protocol::Kind::Request && is_retry_of(mrtr_original_, m.json);
+        },
+        dl);
+    if (!got)
+      fail(step, fmt::format("the client did not retry its {} {}{}", mrtr_original_.value("method", "request"),
+                             waited(step), gone_note()),
+           "a " + mrtr_original_.value("method", std::string("request")) + " carrying inputResponses", waiting_summary(),
+           "", {"MRTR-09"});
+    auto problems = judge_retry(mrtr_original_, mrtr_result_, got->json);
+    if (!problems.empty()) {
+      json judged = step;
+      std::vector<std::string> reqs;
+      std::string text;
+      for (const auto& p : problems) {
+        if (std::find(reqs.begin(), reqs.end(), p.requirement) == reqs.end()) reqs.push_back(p.requirement);
+        text += (text.empty() ? "" : "; ") + p.text;
+      }
+      judged["requirements"] = reqs;
+      if (cfg_.catalog) judged["level"] = level_name(cfg_.catalog->strictest_level(cfg_.proposed_version, reqs));
+      fail(judged, text, "", pretty(got->json));
+    }
+    match_or_fail(step, step["expect_retry"].is_object() ? subst(step["expect_retry"]) : json::object(), got->json,
+                  peers("retry"));
+    took(step, *got);
   }
 
   void do_expect_disconnect(const json& step, Deadline dl) {
@@ -224,6 +308,8 @@ class ClientExecution : public StepExecutor {
 
   ClientSession session_;
   json last_request_id_ = nullptr;
+  std::map<std::string, json> taken_requests_;  // id_key -> the client's request a step took
+  json mrtr_original_, mrtr_result_;            // the last input_required round
   bool have_last_request_ = false;
   double last_taken_ms_ = 0;
   bool signalled_ = false, never_connected_ = false;

@@ -1,5 +1,7 @@
 #include "harness/scenario/client_session.hpp"
 
+#include "harness/monitor/modern_requests.hpp"
+#include "harness/protocol/era.hpp"
 #include "harness/protocol/peer_json.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/scenario/requirements.hpp"
@@ -35,7 +37,34 @@ json ClientSession::next_request_id() {
 void ClientSession::before_send(const protocol::Classified& c) {
   // Whatever the client sent before this response must be judged as sent before it (the lifecycle
   // monitor cares about order): read what has already arrived first, without waiting.
-  if (c.kind == Kind::Result || c.kind == Kind::Error) drain(1000);
+  if ((c.kind == Kind::Result || c.kind == Kind::Error) && !answering_at_once_) drain(1000);
+}
+
+void ClientSession::on_peer_request(const json& msg, const protocol::Classified& c) {
+  if (serving_.versions.empty() || c.method == "initialize") return;
+  auto version = monitor::modern_version_of(msg);
+  if (!version) return;
+  json reply = {{"jsonrpc", "2.0"}, {"id", *c.id}};
+  if (std::find(serving_.versions.begin(), serving_.versions.end(), *version) == serving_.versions.end()) {
+    reply["error"] = {{"code", protocol::modern_error::kUnsupportedProtocolVersion},
+                      {"message", "Unsupported protocol version"},
+                      {"data", {{"supported", serving_.versions}, {"requested", *version}}}};
+    event("served at once: " + c.method + " asks for version " + *version + ", which this server does not serve (-32022)");
+  } else if (c.method == "server/discover") {
+    reply["result"] = serving_.discover_result;
+    event("served at once: server/discover");
+  } else {
+    return;
+  }
+  answering_at_once_ = true;
+  try {
+    send(reply, false, Deadline::after_ms(5000));
+  } catch (...) {
+    answering_at_once_ = false;
+    throw;
+  }
+  answering_at_once_ = false;
+  answered_by_role_ = true;
 }
 
 void ClientSession::on_new_connection() {
@@ -52,6 +81,10 @@ void ClientSession::on_new_connection() {
 
 void ClientSession::before_event() {
   if (target_ && target_->connections() != seen_connections_) on_new_connection();
+  // Transport-level rules (the 2026-07-28 HTTP headers) are reported like a monitor's.
+  if (target_)
+    for (const auto& v : target_->take_violations())
+      monitor_finding("modern_requests", v["requirements"].get<std::vector<std::string>>(), v["message"].get<std::string>());
 }
 
 void ClientSession::on_stderr(const std::string& text) {

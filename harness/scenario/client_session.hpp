@@ -19,8 +19,19 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace mcpspec::scenario {
+
+// How the harness serves the stateless era (2026-07-28 and later) to the client: a dual-era
+// server. A request whose _meta names a modern version is served statelessly: a version outside
+// `versions` gets -32022 with the supported list, server/discover gets `discover_result`, both at
+// once and without a step (a client may send them at any time); everything else is the scenario's
+// to answer. initialize selects legacy semantics, answered by the scenario's steps as before.
+struct ModernServing {
+  std::vector<std::string> versions;  // empty: a legacy-only server (the scenario answers everything)
+  nlohmann::json discover_result;     // the DiscoverResult for server/discover
+};
 
 class ClientSession : public Conversation {
  public:
@@ -43,6 +54,8 @@ class ClientSession : public Conversation {
   const std::string& last_bridge_note() const { return last_bridge_note_; }
   bool heard_from_client() const { return heard_from_target(); }
 
+  void serve_modern(ModernServing serving) { serving_ = std::move(serving); }
+
   // What the client declared in initialize on the current server connection (null before).
   const nlohmann::json& client_capabilities() const { return ledger().client_caps; }
 
@@ -53,6 +66,7 @@ class ClientSession : public Conversation {
   void on_closed(const std::string& text) override;
   void on_exited(const std::string& text) override;
   bool target_done() const override { return exit_.has_value(); }
+  void on_peer_request(const nlohmann::json& msg, const protocol::Classified& c) override;
 
  private:
   void on_new_connection();
@@ -62,6 +76,8 @@ class ClientSession : public Conversation {
   long long next_id_ = 1;
   bool disconnected_ = false;
   std::string last_bridge_note_;
+  ModernServing serving_;
+  bool answering_at_once_ = false;  // sending a reply from inside the read loop: no draining
 };
 
 }  // namespace mcpspec::scenario

@@ -170,6 +170,7 @@ void Conversation::on_message(json msg) {
   auto judged = monitors_.inbound(msg, c, validation_version());
   for (const auto& e : judged.events) event(e);
   for (const auto& f : judged.findings) report(f, compact(msg));
+  answered_by_role_ = false;
   if (c.kind == Kind::Request && c.id) on_peer_request(msg, c);
   const std::string& answered_method = judged.answered_method;
   // A batch is validated as one (each element against the generic shapes); an invalid envelope
@@ -177,6 +178,7 @@ void Conversation::on_message(json msg) {
   bool checkable = c.kind == Kind::Batch ? scenario_.validate != ValidateMode::Off
                                          : c.kind != Kind::Invalid && scenario_.validate == ValidateMode::Full;
   if (checkable && config_.schemas) validate_inbound(msg, answered_method);
+  if (answered_by_role_) return;  // answered on the spot: no step waits for it
   inbox_.push_back(InboundMessage{std::move(msg), std::move(c), ++seq_, ms_since(started_)});
   if (inbox_.size() > config_.max_inbox) {
     inbox_.pop_front();

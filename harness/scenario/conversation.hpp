@@ -139,6 +139,8 @@ class Conversation {
   virtual void before_send(const protocol::Classified&) {}
   // A request from the target, after the monitors judged it (the role answers what it must).
   virtual void on_peer_request(const nlohmann::json&, const protocol::Classified&) {}
+  // Set by on_peer_request when the role answered the request itself: it stays out of the inbox.
+  bool answered_by_role_ = false;
   // Called before each transport event is handled (a client that reconnected starts a new session).
   virtual void before_event() {}
   virtual void on_stderr(const std::string& text) { log(WireEntry::Dir::Stderr, text); }

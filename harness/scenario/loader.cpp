@@ -236,6 +236,7 @@ void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutc
   s.steps = doc["steps"];
   if (doc.contains("client_context")) s.client_context = doc["client_context"];
   if (doc.contains("declare")) s.declare = doc["declare"];
+  if (doc.contains("serve_versions")) s.serve_versions = doc["serve_versions"];
   if (doc.contains("transport_options")) s.transport_options = doc["transport_options"];
   if (doc.contains("answers")) s.answers = doc["answers"];
   check_steps(s.steps, s.role, "/steps", file, out.errors);

@@ -46,6 +46,8 @@ struct Scenario {
   // and the capabilities the harness declares as the server (null: the default set).
   nlohmann::json client_context = nlohmann::json::object();
   nlohmann::json declare = nullptr;
+  // The modern versions the harness serves statelessly (null: the run's version when it is modern).
+  nlohmann::json serve_versions = nullptr;
   // Client role over a network transport: how the harness's server end behaves (response mode,
   // early stream closes; docs/testing-clients.md). Other carriers ignore it.
   nlohmann::json transport_options = nlohmann::json::object();

@@ -31,6 +31,9 @@ class ClientCarrier : public Transport {
   // `--auth` over Streamable HTTP: {"issuer", "resource", "requests": the log of the endpoint and
   // the mock authorization server, "facts": what it shows} (docs/authorization.md); null elsewhere.
   virtual nlohmann::json auth_state() const { return nullptr; }
+  // Rules the client broke at the transport level since the last call (each {"requirements":
+  // [...], "message": "..."}; the Streamable HTTP end's 2026-07-28 header checks), taken once.
+  virtual nlohmann::json take_violations() { return nlohmann::json::array(); }
 };
 
 }  // namespace mcpspec::transport

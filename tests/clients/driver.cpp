@@ -1,5 +1,6 @@
 #include "driver.hpp"
 
+#include "awaiting.hpp"
 #include "responder.hpp"
 
 #include <signal.h>
@@ -17,17 +18,13 @@ namespace {
 
 const std::set<std::string> kSupported = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
 
-long long now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 void note(const std::string& text) { std::cerr << "mcpspec-testclient: " << text << std::endl; }
 
 }  // namespace
 
-Driver::Driver(ServerProcess& server, json context, Fault fault)
-    : server_(server), ctx_(std::move(context)), fault_(fault) {
+Driver::Driver(ServerProcess& server, json context, Fault fault, long long first_id)
+    : server_(server), ctx_(std::move(context)), fault_(fault), next_id_(first_id) {
   declared_ = ctx_.contains("capabilities") && ctx_["capabilities"].is_object() ? ctx_["capabilities"] : json::object();
 }
 
@@ -49,16 +46,9 @@ json Driver::send_request(const std::string& method, json params) {
 }
 
 void Driver::pump(int timeout_ms) {
-  auto line = server_.read_line(timeout_ms);
-  if (!line) return;
-  json msg;
-  try {
-    msg = json::parse(*line);
-  } catch (const json::exception&) {
-    note("ignoring a line that is not JSON: " + line->substr(0, 200));
-    return;
-  }
-  if (!msg.is_object()) return;
+  auto read = read_object(server_, timeout_ms);
+  if (!read) return;
+  const json& msg = *read;
   bool is_response = msg.contains("id") && !msg.contains("method");
   if (is_response) {
     responses_[msg["id"].dump()] = msg;
@@ -71,27 +61,11 @@ void Driver::pump(int timeout_ms) {
 }
 
 std::optional<json> Driver::await(const json& id, int timeout_ms, int cancel_after_ms) {
-  long long start = now_ms();
-  bool cancelled = false;
-  while (now_ms() - start < timeout_ms) {
-    auto it = responses_.find(id.dump());
-    if (it != responses_.end()) {
-      json r = it->second;
-      responses_.erase(it);
-      return r;
-    }
-    if (server_.stdout_closed()) return std::nullopt;
-    if (cancel_after_ms >= 0 && !cancelled && now_ms() - start >= cancel_after_ms) {
-      cancelled = true;
-      send({{"jsonrpc", "2.0"},
-            {"method", "notifications/cancelled"},
-            {"params", {{"requestId", id}, {"reason", "cancelled by mcpspec-testclient"}}}});
-      // A cancelled request gets no answer we need to wait for.
-      timeout_ms = static_cast<int>(std::min<long long>(timeout_ms, now_ms() - start + 300));
-    }
-    pump(20);
-  }
-  return std::nullopt;
+  return await_response(responses_, id, timeout_ms, cancel_after_ms, server_, [this](int ms) { pump(ms); }, [&] {
+    send({{"jsonrpc", "2.0"},
+          {"method", "notifications/cancelled"},
+          {"params", {{"requestId", id}, {"reason", "cancelled by mcpspec-testclient"}}}});
+  });
 }
 
 void Driver::on_error_response(const json& response) {
@@ -139,8 +113,7 @@ bool Driver::run_action(const json& a) {
       if (auto r = await(id, a.value("timeout_ms", 10000)); r && r->contains("error")) on_error_response(*r);
     pending_.clear();
   } else if (what == "wait_ms") {
-    long long until = now_ms() + a.value("ms", 100);
-    while (now_ms() < until && !server_.stdout_closed()) pump(static_cast<int>(std::max(1LL, until - now_ms())));
+    serve_for(a.value("ms", 100), server_, [this](int ms) { pump(ms); });
   } else if (what == "exit") {
     return false;
   } else {
@@ -187,8 +160,7 @@ int Driver::run() {
     if (server_.stdout_closed()) break;
   }
   // Serve the server until it goes away (or we have waited long enough).
-  long long until = now_ms() + ctx_.value("linger_ms", 60000);
-  while (!server_.stdout_closed() && now_ms() < until) pump(100);
+  serve_for(ctx_.value("linger_ms", 60000), server_, [this](int ms) { pump(std::min(ms, 100)); });
   if (server_.stdout_closed()) note("the server closed its stdout; ending the session");
   return shut_down();
 }

@@ -15,7 +15,9 @@ namespace testclient {
 
 class Driver {
  public:
-  Driver(ServerProcess& server, nlohmann::json context, Fault fault);
+  // `first_id`: the id of its first request (a dual-era client that falls back keeps counting, so
+  // its initialize never reuses the id of its unanswered probe).
+  Driver(ServerProcess& server, nlohmann::json context, Fault fault, long long first_id = 1);
   // Runs the whole session; returns the process exit code.
   int run();
 

@@ -21,6 +21,25 @@ enum class Fault {
   kill_without_closing_stdin,    // stops the server with SIGTERM instead of closing its stdin
   accept_unsupported_version,    // carries on when the server answers a version it does not know
   roots_list_changed_undeclared, // sends notifications/roots/list_changed without declaring roots.listChanged
+  // 2026-07-28 (modern_driver.cpp)
+  modern_no_meta_version,            // requests after the probe lack _meta's protocolVersion
+  modern_no_meta_capabilities,       // requests after the probe lack _meta's clientCapabilities
+  mrtr_old_id,                       // an MRTR retry reuses the id of the original request
+  mrtr_state_not_echoed,             // an MRTR retry leaves out the requestState it was given
+  mrtr_arguments_changed,            // an MRTR retry changes the tool arguments
+  mrtr_missing_response,             // an MRTR retry answers none of the input requests
+  modern_sends_response,             // answers input requests as JSON-RPC responses too
+  modern_ping,                       // sends ping after the probe
+  modern_initialize_after_discover,  // sends initialize after a discover result
+  untagged_subscription,             // acts on list_changed notifications of subscriptions not its own
+  fallback_on_modern_error,          // falls back to initialize after -32022
+  fallback_only_on_method_not_found, // falls back to initialize only after -32601
+  modern_bad_meta_prefix,            // a _meta key whose prefix label starts with a digit
+  modern_bad_meta_name,              // a _meta key whose name starts with "-"
+  modern_bad_traceparent,            // a _meta traceparent that is not W3C trace context
+  stops_on_empty_cursor,             // takes nextCursor "" as the last page
+  crash_on_late_response,            // aborts when a response arrives for a request it cancelled
+  result_type_absent_not_complete,   // sends a request again when its result has no resultType
 };
 
 Fault parse_fault(const std::string& name);  // throws std::invalid_argument for an unknown name

@@ -1,6 +1,9 @@
 // mcpspec-testclient: an MCP client over stdio that we wrote ourselves to test mcpspec's client
 // role. It follows the client driver protocol (docs/testing-clients.md): MCPSPEC_CONTEXT says
 // which capabilities to declare and what to do after the handshake. --fault NAME injects one bug.
+// At 2026-07-28 and later (MCPSPEC_PROTOCOL, or the context's protocolVersion) it is a dual-era
+// client (modern_driver.hpp): it probes with server/discover and falls back to initialize only
+// when the server turns out to be legacy.
 //
 //   mcpspec-testclient [--fault NAME] [--list-faults] -- SERVER_COMMAND [ARGS...]
 //   mcpspec-testclient [--fault NAME] --server-json '["cmd","arg"]'
@@ -8,6 +11,7 @@
 // Exit status: 0 after an orderly session, 1 when the server failed the handshake, 2 for usage errors.
 #include "driver.hpp"
 #include "faults.hpp"
+#include "modern_driver.hpp"
 #include "server_process.hpp"
 
 #include <nlohmann/json.hpp>
@@ -63,6 +67,14 @@ int main(int argc, char** argv) {
   if (const char* s = std::getenv("MCPSPEC_SCENARIO")) std::cerr << "mcpspec-testclient: scenario " << s << "\n";
   try {
     testclient::ServerProcess process(server);
+    // The modern era when the scenario's context or the run's version asks for one (2026-07-28+).
+    std::string version = context.value("protocolVersion", "");
+    if (version.empty())
+      if (const char* p = std::getenv("MCPSPEC_PROTOCOL")) version = p;
+    if (version.size() == 10 && version >= "2026-07-28") {
+      testclient::ModernDriver modern(process, context, fault, version);
+      return modern.run();
+    }
     testclient::Driver driver(process, context, fault);
     return driver.run();
   } catch (const std::exception& e) {

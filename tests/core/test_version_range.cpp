@@ -29,20 +29,19 @@ std::string parse_error(const json& e) {
 
 }  // namespace
 
-TEST_CASE("versions: the known list is ordered and ends with the latest", "[core][versions]") {
+TEST_CASE("versions: the known list is ordered and holds the default", "[core][versions]") {
   const auto& v = known_versions();
-  REQUIRE(v.size() >= 4);
+  REQUIRE(v.size() >= 5);
   for (std::size_t i = 1; i < v.size(); ++i) CHECK(v[i - 1] < v[i]);
-  CHECK(latest_version() == v.back());
+  CHECK(is_known_version(latest_version()));
   CHECK(is_known_version("2025-06-18"));
   CHECK_FALSE(is_known_version("2025-06-19"));
   CHECK_FALSE(is_known_version(""));
 }
 
-TEST_CASE("versions: 2026-07-28 is described (schemas, catalog) but not run yet", "[core][versions]") {
-  // The harness proposes and runs only initialize-based versions; 2026-07-28 is stateless.
-  CHECK(is_described_only_version("2026-07-28"));
-  CHECK_FALSE(is_known_version("2026-07-28"));
+TEST_CASE("versions: 2026-07-28 runs, but the default stays the newest legacy version", "[core][versions]") {
+  CHECK_FALSE(is_described_only_version("2026-07-28"));
+  CHECK(is_known_version("2026-07-28"));
   CHECK(latest_version() == "2025-11-25");
   for (const auto& v : known_versions()) CHECK_FALSE(is_described_only_version(v));
   CHECK_FALSE(is_described_only_version("2099-01-01"));

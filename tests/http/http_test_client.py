@@ -13,8 +13,14 @@ POST with Accept listing both types; JSON and SSE answers read; the issued Mcp-S
 negotiated MCP-Protocol-Version on every later request; a GET stream for server messages; a closed
 stream resumed with GET + Last-Event-ID after the server's retry time; a new session on 404; DELETE
 at exit.
+
+At 2026-07-28 and later (MCPSPEC_PROTOCOL, or the context's protocolVersion) it is a stateless
+client (ModernClient): no session, server/discover first, params._meta on every request, and on
+every POST MCP-Protocol-Version, Mcp-Method and Mcp-Name (base64 in the =?base64?...?= sentinel
+when the value is not plain ASCII).
 """
 import argparse
+import base64
 import http.client
 import json
 import os
@@ -30,10 +36,17 @@ FAULTS = {
     "json-only": "cannot read an SSE answer to a POST (HTTP-16)",
     "no-reinit-on-404": "gives up instead of starting a new session after 404 (SESS-08)",
     "ignores-retry": "resumes a closed stream at once, ignoring retry (HTTP-20)",
-    "batch": "sends notifications/initialized inside a batch array (HTTP-12)",
+    "batch": "sends notifications/initialized (at 2026-07-28: server/discover) inside a batch array (HTTP-12)",
     "no-delete": "exits without ending its session with DELETE (SESS-09)",
     "wrong-endpoint": "legacy HTTP+SSE: POSTs to /messages without the announced session_id (SSE-05)",
+    "modern-no-method-header": "2026-07-28: POSTs without Mcp-Method (HDR-01)",
+    "modern-version-header-mismatch": "2026-07-28: MCP-Protocol-Version 2025-11-25 while _meta says 2026-07-28 (HTTP-PV-02)",
+    "modern-wrong-name-header": "2026-07-28: Mcp-Name names another tool than the body (HDR-01)",
+    "modern-raw-name": "2026-07-28: a non-ASCII Mcp-Name sent as raw bytes, not base64 (HDR-02)",
+    "modern-no-param-header": "2026-07-28: does not mirror x-mcp-header arguments into Mcp-Param-* (HDR-08)",
+    "modern-param-python-bool": "2026-07-28: writes a boolean Mcp-Param value as True/False (HDR-11)",
 }
+MODERN_VERSIONS = ["2026-07-28"]
 KNOWN_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"]
 
 
@@ -397,6 +410,118 @@ class LegacyClient:
         pass  # the stream closes when the process exits
 
 
+def header_safe(value):
+    """True when a value may go into a header as it is: printable ASCII, no edge whitespace."""
+    return value == value.strip() and all(0x20 <= ord(ch) < 0x7F for ch in value)
+
+
+def header_value(value, fault=None):
+    """A header value: plain when safe, else the =?base64?...?= sentinel of its UTF-8."""
+    if isinstance(value, bool):
+        return str(value) if fault == "modern-param-python-bool" else ("true" if value else "false")
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    if header_safe(text):
+        return text
+    return "=?base64?" + base64.b64encode(text.encode("utf-8")).decode("ascii") + "?="
+
+
+class ModernClient(Client):
+    """The 2026-07-28 client: stateless POSTs, _meta on every request, the standard headers."""
+
+    def __init__(self, url, fault, context, version):
+        super().__init__(url, fault, context)
+        self.version = version
+        self.param_headers = {}  # tool name -> {argument: header suffix}, from tools/list
+
+    def meta(self):
+        return {"io.modelcontextprotocol/protocolVersion": self.version,
+                "io.modelcontextprotocol/clientCapabilities": self.context.get("capabilities", {}),
+                "io.modelcontextprotocol/clientInfo": {"name": "mcpspec-http-test-client", "version": "1.0.0"}}
+
+    def message_headers(self, msg):
+        h = {"Content-Type": "application/json",
+             "Accept": "application/json" if self.fault == "accept-json-only" else "application/json, text/event-stream"}
+        if self.fault != "no-protocol-version":
+            h["MCP-Protocol-Version"] = "2025-11-25" if self.fault == "modern-version-header-mismatch" else self.version
+        method = msg.get("method")
+        if "id" in msg and method and self.fault != "modern-no-method-header":
+            h["Mcp-Method"] = method
+        params = msg.get("params") or {}
+        name = params.get("uri") if method == "resources/read" else params.get("name") if method in ("tools/call", "prompts/get") else None
+        if isinstance(name, str) and "id" in msg:
+            if self.fault == "modern-wrong-name-header":
+                name = name + "-other"
+            if header_safe(name):
+                h["Mcp-Name"] = name
+            elif self.fault == "modern-raw-name":
+                h["Mcp-Name"] = name.encode("utf-8").decode("latin-1")
+            else:
+                h["Mcp-Name"] = header_value(name)
+        if method == "tools/call" and self.fault != "modern-no-param-header":
+            args = params.get("arguments") or {}
+            for arg, suffix in self.param_headers.get(params.get("name"), {}).items():
+                if args.get(arg) is not None:
+                    h["Mcp-Param-" + suffix] = header_value(args[arg], self.fault)
+        return h
+
+    def post(self, msg):
+        conn = self.connect()
+        body = [msg] if self.fault == "batch" and msg.get("method") == "server/discover" else msg
+        conn.request("POST", self.url.path, body=json.dumps(body), headers=self.message_headers(msg))
+        resp = conn.getresponse()
+        ctype = resp.getheader("Content-Type", "")
+        if resp.status == 202:
+            resp.read()
+            return None
+        if resp.status >= 400:
+            body = resp.read()
+            try:
+                return json.loads(body)  # a modern error (-32020, -32022) is an answer
+            except ValueError:
+                raise RuntimeError("POST %s: HTTP %d %s" % (msg.get("method", "?"), resp.status, body[:200]))
+        if ctype.startswith("application/json"):
+            return json.loads(resp.read())
+        if ctype.startswith("text/event-stream"):
+            return self.read_stream(resp, msg.get("id"))
+        raise RuntimeError("POST: unexpected Content-Type %r" % ctype)
+
+    def request(self, method, params=None):
+        params = dict(params or {})
+        params["_meta"] = dict(self.meta(), **params.get("_meta", {}))
+        answer = super().request(method, params)
+        if method == "tools/list" and answer and isinstance(answer.get("result"), dict):
+            for tool in answer["result"].get("tools", []):
+                props = (tool.get("inputSchema") or {}).get("properties") or {}
+                marked = {k: v["x-mcp-header"] for k, v in props.items()
+                          if isinstance(v, dict) and isinstance(v.get("x-mcp-header"), str)}
+                if marked:
+                    self.param_headers[tool.get("name")] = marked
+        return answer
+
+    def initialize(self):
+        """The probe: server/discover; a discover result keeps the client modern."""
+        answer = self.request("server/discover")
+        if not answer or "result" not in answer:
+            raise RuntimeError("server/discover failed: %r" % answer)
+        self.server_caps = answer["result"].get("capabilities", {})
+
+    def call_tool(self, action):
+        with self.lock:
+            rid = self.next_id
+            self.next_id += 1
+        msg = tool_call_message(action, rid)
+        msg["params"]["_meta"] = dict(self.meta(), **msg["params"].get("_meta", {}))
+        return run_tool_call(self, action, rid, lambda: self.post_quietly(msg))
+
+    def call(self, fn):
+        return fn()
+
+    def delete(self):
+        pass  # no session to end
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--fault", choices=sorted(FAULTS))
@@ -411,7 +536,11 @@ def main():
         ap.error("URL required")
     context = json.loads(os.environ.get("MCPSPEC_CONTEXT") or "{}")
     legacy = urllib.parse.urlsplit(a.url).path.endswith("/sse")
-    c = (LegacyClient if legacy else Client)(a.url, a.fault, context)
+    version = context.get("protocolVersion") or os.environ.get("MCPSPEC_PROTOCOL") or ""
+    if not legacy and version in MODERN_VERSIONS:
+        c = ModernClient(a.url, a.fault, context, version)
+    else:
+        c = (LegacyClient if legacy else Client)(a.url, a.fault, context)
     try:
         c.initialize()
     except Exception as e:

@@ -17,21 +17,10 @@ import {
   ListRootsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 
-const log = (text) => process.stderr.write(`sdk-client: ${text}\n`);
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+import { readInvocation, runDriver } from "./driver-common.mjs";
 
-const [command, ...args] = process.argv.slice(2);
-if (!command) {
-  log("usage: sdk-client.mjs SERVER_COMMAND [ARGS...] | sdk-client.mjs URL");
-  process.exit(2);
-}
-let context = {};
-try {
-  context = JSON.parse(process.env.MCPSPEC_CONTEXT || "{}");
-} catch (e) {
-  log(`MCPSPEC_CONTEXT is not valid JSON: ${e.message}`);
-  process.exit(2);
-}
+const log = (text) => process.stderr.write(`sdk-client: ${text}\n`);
+const { command, args, context } = readInvocation(log, "sdk-client.mjs SERVER_COMMAND [ARGS...] | sdk-client.mjs URL");
 const capabilities = context.capabilities || {};
 
 const client = new Client({ name: "mcpspec-sdk-peer", version: "1.0.0" }, { capabilities });
@@ -58,68 +47,12 @@ const networkTransport = (text) => {
 const transport = /^(https?|wss?):\/\//.test(command)
   ? networkTransport(command)
   : new StdioClientTransport({ command, args, stderr: "inherit" });
-let closed = false;
-const closedPromise = new Promise((resolve) => {
-  client.onclose = () => {
-    closed = true;
-    resolve();
-  };
+await runDriver(client, transport, context, log, {
+  callTool: (params, options) => client.callTool(params, undefined, options),
+  exit: async () => {
+    // Over Streamable HTTP the SDK's way to end a session is an explicit DELETE.
+    if (typeof transport.terminateSession === "function")
+      await transport.terminateSession().catch((e) => log(`terminateSession: ${e.message}`));
+    await client.close();
+  },
 });
-
-try {
-  await client.connect(transport);
-} catch (e) {
-  log(`connect failed: ${e.message}`);
-  await client.close().catch(() => {});
-  process.exit(1);
-}
-
-const pending = [];
-const report = (p, what) =>
-  p.then(
-    () => log(`${what}: ok`),
-    (e) => log(`${what}: ${e.message}`),
-  );
-
-for (const action of context.actions || []) {
-  if (closed) break;
-  switch (action.do) {
-    case "ping":
-      await report(client.ping(), "ping");
-      break;
-    case "list_tools":
-      await report(client.listTools(), "tools/list");
-      break;
-    case "call_tool": {
-      const controller = new AbortController();
-      if (action.cancel_after_ms >= 0) setTimeout(() => controller.abort("given up by the SDK peer"), action.cancel_after_ms);
-      const options = { signal: controller.signal, timeout: action.timeout_ms || 10000 };
-      if (action.progress) options.onprogress = () => {};
-      const call = report(
-        client.callTool({ name: action.name || "echo", arguments: action.arguments || {} }, undefined, options),
-        `tools/call ${action.name}`,
-      );
-      if (action.await === false) pending.push(call);
-      else await call;
-      break;
-    }
-    case "await_all":
-      await Promise.all(pending.splice(0));
-      break;
-    case "wait_ms":
-      await sleep(action.ms || 100);
-      break;
-    case "exit":
-      // Over Streamable HTTP the SDK's way to end a session is an explicit DELETE.
-      if (typeof transport.terminateSession === "function") await transport.terminateSession().catch((e) => log(`terminateSession: ${e.message}`));
-      await client.close();
-      process.exit(0);
-    default:
-      log(`unknown action ${JSON.stringify(action)} (ignored)`);
-  }
-}
-
-// Serve the server until it goes away, then end like a well-behaved host.
-await Promise.race([closedPromise, sleep(context.linger_ms || 60000)]);
-await client.close().catch(() => {});
-process.exit(0);

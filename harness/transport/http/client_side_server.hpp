@@ -53,6 +53,8 @@ class ClientSideServer {
   virtual int sessions() const = 0;
   // Every HTTP request the client made, oldest first (see docs/testing-clients.md for the fields).
   virtual nlohmann::json requests() const = 0;
+  // Transport-level rules the client broke since the last call, taken once (see ClientCarrier).
+  virtual nlohmann::json take_violations() { return nlohmann::json::array(); }
   // Stops listening and ends every connection; bounded; idempotent.
   virtual void stop() = 0;
 };

@@ -2,6 +2,8 @@
 
 #include "harness/auth/protected_resource.hpp"
 #include "harness/transport/http/httplib_support.hpp"
+#include "harness/protocol/era.hpp"
+#include "harness/transport/http/modern_headers.hpp"
 #include "harness/transport/http/sse_parser.hpp"
 
 #include <fmt/format.h>
@@ -147,9 +149,33 @@ void StreamableHttpServer::on_post(const httplib::Request& req, httplib::Respons
     for (const auto& m : body)
       if (is_request(m)) ids.push_back(m["id"].dump());
 
+  // 2026-07-28: no session; the headers must agree with the body (modern_headers.hpp).
+  const bool modern = !initialize && modern_post_version(body, req.get_header_value("MCP-Protocol-Version")).has_value();
+  if (modern) {
+    extra["session_issued"] = false;
+    extra["session_match"] = nullptr;
+    extra["stateless"] = true;
+    {
+      // One session for every stateless POST: it issues no id and never expires. A client whose
+      // first POST is refused has still reached the server.
+      std::lock_guard<std::mutex> lock(mu_);
+      if (stateless_.empty()) {
+        stateless_ = "stateless";
+        Session fresh;
+        fresh.id = stateless_;
+        sessions_[stateless_] = std::move(fresh);
+        ++created_;
+      }
+      current_ = stateless_;
+    }
+    if (!reject_modern_headers(req, res, body, what, extra)) return;
+  }
+
   std::unique_lock<std::mutex> lock(mu_);
   Session* s = nullptr;
-  if (initialize) {
+  if (modern) {
+    s = &sessions_[stateless_];
+  } else if (initialize) {
     if (!req.get_header_value("Mcp-Session-Id").empty()) note(what + " carries an Mcp-Session-Id (a new session is issued)");
     std::string sid = new_session_id();
     Session fresh;
@@ -236,6 +262,53 @@ void StreamableHttpServer::on_post(const httplib::Request& req, httplib::Respons
   serve_stream(res, sid, sn, 0, false);
   note(what + " -> 200 text/event-stream" + (initialize ? " (Mcp-Session-Id issued)" : ""));
   record(req, 200, extra);
+}
+
+bool StreamableHttpServer::reject_modern_headers(const httplib::Request& req, httplib::Response& res, const json& body,
+                                                const std::string& what, json& extra) {
+  auto header = [&req](const char* name) { return req.get_header_value(name); };
+  std::vector<HeaderProblem> found = check_modern_headers(body, header);
+  if (body.is_object() && body.value("method", json()) == "tools/call" && body.contains("params") &&
+      body["params"].is_object() && body["params"].value("name", json()).is_string()) {
+    std::map<std::string, std::string> annotations;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = param_headers_.find(body["params"]["name"].get<std::string>());
+      if (it != param_headers_.end()) annotations = it->second;
+    }
+    auto params = check_param_headers(body, annotations, [&req](const std::string& n) { return req.get_header_value(n.c_str()); });
+    found.insert(found.end(), params.begin(), params.end());
+  }
+  std::string accept = req.get_header_value("Accept");
+  std::vector<HeaderProblem> noted;  // rules broken that do not stop the POST
+  if (accept.find("application/json") == std::string::npos || accept.find("text/event-stream") == std::string::npos)
+    noted.push_back({{"HTTP-11"}, "the POST of " + what_of(body) + " has Accept \"" + accept +
+                                      "\", not both application/json and text/event-stream"});
+  if (body.is_array()) noted.push_back({{"HTTP-12", "HTTP-10"}, "a POST body is a JSON array: one message per POST"});
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (const auto& p : found) violations_.push_back({{"requirements", p.requirements}, {"message", p.text}});
+    for (const auto& p : noted) violations_.push_back({{"requirements", p.requirements}, {"message", p.text}});
+  }
+  if (found.empty()) return true;
+  extra["header_mismatch"] = found.front().text;
+  json id = body.is_object() && body.contains("id") ? body["id"] : json(nullptr);
+  res.status = 400;
+  res.set_content(json{{"jsonrpc", "2.0"},
+                       {"id", id},
+                       {"error", {{"code", protocol::modern_error::kHeaderMismatch}, {"message", "Header mismatch: " + found.front().text}}}}
+                      .dump(),
+                  "application/json");
+  note(what + " -> 400 -32020 (" + found.front().text + ")");
+  record(req, 400, extra);
+  return false;
+}
+
+json StreamableHttpServer::take_violations() {
+  std::lock_guard<std::mutex> lock(mu_);
+  json out = std::move(violations_);
+  violations_ = json::array();
+  return out;
 }
 
 void StreamableHttpServer::serve_stream(httplib::Response& res, const std::string& sid, int sn, std::size_t cursor,
@@ -387,6 +460,8 @@ void StreamableHttpServer::deliver(const std::string& text, Deadline) {
       throw TransportError(created_ == 0 ? "the client has not opened a session (no initialize POST yet)"
                                          : "the client's session has ended");
     Session& s = it->second;
+    if (!m.is_discarded() && is_response(m) && m.contains("result"))
+      for (auto& [tool, args] : x_mcp_headers_of(m["result"])) param_headers_[tool] = args;
     if (!m.is_discarded() && is_response(m)) {
       auto rs = s.request_stream.find(m["id"].dump());
       if (rs != s.request_stream.end()) {

@@ -4,6 +4,10 @@
 // server messages that belong to no pending request go on the client's GET stream (kept until one
 // is open), sessions are issued at initialize and required afterwards, streams can be resumed with
 // Last-Event-ID. Every HTTP request is kept as a record for scenario checks.
+// At 2026-07-28 (a POST without a session id whose body or MCP-Protocol-Version names a modern
+// version) it serves statelessly: such POSTs share one session that issues no id, and their
+// headers are checked against the body (modern_headers.hpp): a mismatch gets 400 and -32020 and
+// is reported as a violation.
 #include "harness/transport/http/client_side_server.hpp"
 
 #include <condition_variable>
@@ -35,6 +39,7 @@ class StreamableHttpServer : public ClientSideServer {
   bool session_open() const override;
   int sessions() const override;
   nlohmann::json requests() const override;
+  nlohmann::json take_violations() override;
   void stop() override;
 
  private:
@@ -65,6 +70,10 @@ class StreamableHttpServer : public ClientSideServer {
   };
 
   void on_post(const httplib::Request& req, httplib::Response& res);
+  // A modern POST: notes the rules its headers break; answers 400 / -32020 (and returns false)
+  // when they do not match the body.
+  bool reject_modern_headers(const httplib::Request& req, httplib::Response& res, const nlohmann::json& body,
+                             const std::string& what, nlohmann::json& extra);
   void on_get(const httplib::Request& req, httplib::Response& res);
   void on_delete(const httplib::Request& req, httplib::Response& res);
   // --auth: true when the protected-resource gate answered the request (401/403) instead.
@@ -93,6 +102,10 @@ class StreamableHttpServer : public ClientSideServer {
   int created_ = 0;
   int request_posts_ = 0;  // for response_mode "alternate"
   std::vector<nlohmann::json> records_;
+  nlohmann::json violations_ = nlohmann::json::array();  // not yet taken
+  std::string stateless_;  // the key of the session shared by stateless (modern) POSTs, once made
+  // x-mcp-header annotations of the tools the scenario listed to the client (tool -> arg -> header).
+  std::map<std::string, std::map<std::string, std::string>> param_headers_;
 };
 
 }  // namespace mcpspec::transport::http

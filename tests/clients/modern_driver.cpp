@@ -1,0 +1,269 @@
+#include "modern_driver.hpp"
+
+#include "awaiting.hpp"
+#include "driver.hpp"
+#include "responder.hpp"
+
+#include <chrono>
+#include <iostream>
+
+namespace testclient {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kVersionKey = "io.modelcontextprotocol/protocolVersion";
+constexpr const char* kCapsKey = "io.modelcontextprotocol/clientCapabilities";
+constexpr const char* kInfoKey = "io.modelcontextprotocol/clientInfo";
+constexpr const char* kSubscriptionKey = "io.modelcontextprotocol/subscriptionId";
+
+// The error codes only a modern server sends (header mismatch, missing capability, unsupported version).
+bool is_modern_error(const json& error) {
+  if (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer()) return false;
+  int code = error["code"].get<int>();
+  return code == -32020 || code == -32021 || code == -32022;
+}
+
+
+void note(const std::string& text) { std::cerr << "mcpspec-testclient: " << text << std::endl; }
+
+}  // namespace
+
+ModernDriver::ModernDriver(ServerProcess& server, json context, Fault fault, std::string version)
+    : server_(server), ctx_(std::move(context)), fault_(fault), version_(std::move(version)) {
+  declared_ = ctx_.contains("capabilities") && ctx_["capabilities"].is_object() ? ctx_["capabilities"] : json::object();
+  modern_versions_ = {"2026-07-28", version_};
+}
+
+void ModernDriver::send(const json& message) {
+  if (!server_.write_line(message.dump())) note("the server no longer reads its stdin");
+}
+
+json ModernDriver::meta() const {
+  // A vendor key and a trace context on every request, so the receiver's _meta rules get exercised.
+  json m = {{kVersionKey, version_},
+            {kCapsKey, declared_},
+            {kInfoKey, {{"name", "mcpspec-testclient"}, {"version", "0.1.0"}}},
+            {"dev.mcpspec/testclient-run", next_id_},
+            {"traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}};
+  if (fault_ == Fault::modern_bad_meta_prefix) m["1dev.mcpspec/run"] = true;
+  if (fault_ == Fault::modern_bad_meta_name) m["dev.mcpspec/-run"] = true;
+  if (fault_ == Fault::modern_bad_traceparent) m["traceparent"] = "not-a-trace";
+  if (discovered_ && fault_ == Fault::modern_no_meta_version) m.erase(kVersionKey);
+  if (discovered_ && fault_ == Fault::modern_no_meta_capabilities) m.erase(kCapsKey);
+  return m;
+}
+
+json ModernDriver::send_request(const std::string& method, json params) {
+  json id = next_id_++;
+  if (!params.is_object()) params = json::object();
+  json m = meta();
+  if (params.contains("_meta")) m.update(params["_meta"]);
+  params["_meta"] = m;
+  send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}});
+  return id;
+}
+
+void ModernDriver::on_notification(const json& msg) {
+  const std::string method = msg.value("method", "");
+  if (!listen_id_ || method.rfind("notifications/", 0) != 0 || method == "notifications/subscriptions/acknowledged")
+    return;
+  bool list_changed = method == "notifications/tools/list_changed";
+  if (!list_changed) return;
+  json tag;
+  if (msg.contains("params") && msg["params"].is_object() && msg["params"].contains("_meta") &&
+      msg["params"]["_meta"].is_object() && msg["params"]["_meta"].contains(kSubscriptionKey))
+    tag = msg["params"]["_meta"][kSubscriptionKey];
+  // Only a notification of this client's own subscription says something about its server view.
+  if (tag != *listen_id_ && fault_ != Fault::untagged_subscription) {
+    note("ignoring " + method + " tagged " + tag.dump() + ", not with this client's subscription");
+    return;
+  }
+  send_request("tools/list", json::object());  // refresh the tool list; the answer is not awaited
+}
+
+void ModernDriver::pump(int timeout_ms) {
+  auto read = read_object(server_, timeout_ms);
+  if (!read) return;
+  const json& msg = *read;
+  if (msg.contains("id") && !msg.contains("method")) {
+    if (fault_ == Fault::crash_on_late_response && cancelled_.count(msg["id"].dump())) std::abort();
+    responses_[msg["id"].dump()] = msg;
+  } else if (msg.contains("id")) {
+    note("the server sent a request (" + msg.value("method", "?") + "), which 2026-07-28 servers never do; not answered");
+  } else {
+    on_notification(msg);
+  }
+}
+
+std::optional<json> ModernDriver::await(const json& id, int timeout_ms, int cancel_after_ms) {
+  return await_response(responses_, id, timeout_ms, cancel_after_ms, server_, [this](int ms) { pump(ms); }, [&] {
+    cancelled_.insert(id.dump());
+    send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", id}}}});
+  });
+}
+
+std::optional<std::string> ModernDriver::probe() {
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    json id = send_request("server/discover", json::object());
+    auto r = await(id, ctx_.value("probe_timeout_ms", 2000));
+    if (!r) return std::string();  // silence: a legacy server
+    if (r->contains("result")) {
+      discovered_ = true;
+      server_caps_ = (*r)["result"].value("capabilities", json::object());
+      return version_;
+    }
+    const json& error = (*r)["error"];
+    bool fall_back_anyway = fault_ == Fault::fallback_on_modern_error;
+    if (!is_modern_error(error) || fall_back_anyway) {
+      bool method_not_found = error.is_object() && error.value("code", 0) == -32601;
+      if (fault_ == Fault::fallback_only_on_method_not_found && !method_not_found) {
+        note("the probe failed with " + error.dump() + "; not falling back (fault)");
+        return std::nullopt;
+      }
+      return std::string();
+    }
+    // A modern server: use a version it listed that this client speaks, never initialize.
+    std::string chosen;
+    if (error.contains("data") && error["data"].is_object() && error["data"].contains("supported") &&
+        error["data"]["supported"].is_array())
+      for (const auto& v : error["data"]["supported"])
+        if (v.is_string() && modern_versions_.count(v.get<std::string>()) && v != version_) chosen = v;
+    if (chosen.empty()) {
+      note("the server speaks no protocol version this client implements: " + error.dump());
+      return std::nullopt;
+    }
+    version_ = chosen;
+  }
+  return std::nullopt;
+}
+
+std::optional<json> ModernDriver::call_with_rounds(const std::string& method, json params, int timeout_ms,
+                                                   int cancel_after_ms) {
+  json id = send_request(method, params);
+  for (int round = 0; round < 4; ++round) {
+    auto r = await(id, timeout_ms, cancel_after_ms);
+    if (!r || !r->contains("result") || !(*r)["result"].is_object()) return r;
+    const json& result = (*r)["result"];
+    if (fault_ == Fault::result_type_absent_not_complete && !result.contains("resultType") && round == 0) {
+      note("no resultType: sending the request again (fault)");
+      id = send_request(method, params);
+      continue;
+    }
+    std::string type = result.value("resultType", "complete");
+    if (type == "complete") return r;
+    if (type != "input_required") {
+      note("unknown resultType \"" + type + "\": the result is invalid");
+      return std::nullopt;
+    }
+    json retry = params;
+    json answers = json::object();
+    if (result.contains("inputRequests") && result["inputRequests"].is_object())
+      for (const auto& [key, request] : result["inputRequests"].items()) {
+        if (fault_ == Fault::mrtr_missing_response) break;
+        json as_request = {{"jsonrpc", "2.0"}, {"id", 0}, {"method", request.value("method", "")},
+                           {"params", request.value("params", json::object())}};
+        auto answer = answer_server_request(as_request, declared_, Fault::none);
+        if (!answer || !answer->contains("result")) continue;  // cannot answer: leave the key out
+        answers[key] = (*answer)["result"];
+        if (fault_ == Fault::modern_sends_response) send({{"jsonrpc", "2.0"}, {"id", key}, {"result", answers[key]}});
+      }
+    if (!answers.empty() || fault_ == Fault::mrtr_missing_response) retry["inputResponses"] = answers;
+    if (result.contains("requestState") && fault_ != Fault::mrtr_state_not_echoed)
+      retry["requestState"] = result["requestState"];
+    if (fault_ == Fault::mrtr_arguments_changed && retry.contains("arguments") && retry["arguments"].is_object())
+      retry["arguments"]["changed_by_fault"] = true;
+    if (fault_ == Fault::mrtr_old_id) {
+      json m = meta();
+      retry["_meta"] = m;
+      send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", retry}});
+    } else {
+      id = send_request(method, retry);
+    }
+  }
+  note("the server kept asking for input; giving up");
+  return std::nullopt;
+}
+
+// Lists tools page by page: any string nextCursor, the empty one included, names another page.
+void ModernDriver::list_tools(const json& a) {
+  json params = json::object();
+  for (int page = 0; page < 20; ++page) {
+    auto r = await(send_request("tools/list", params), a.value("timeout_ms", 10000));
+    if (!r || !r->contains("result") || !(*r)["result"].is_object()) {
+      if (r && r->contains("error")) note("error response: " + (*r)["error"].dump());
+      return;
+    }
+    const json& result = (*r)["result"];
+    if (!result.contains("nextCursor") || !result["nextCursor"].is_string()) return;
+    if (fault_ == Fault::stops_on_empty_cursor && result["nextCursor"] == "") return;
+    params = {{"cursor", result["nextCursor"]}};
+  }
+}
+
+void ModernDriver::listen(const json& a) {
+  json filter = a.value("notifications", json{{"toolsListChanged", true}});
+  listen_id_ = send_request("subscriptions/listen", {{"notifications", filter}});
+  serve_for(a.value("ms", 2000), server_, [this](int ms) { pump(ms); });
+  // Ending the subscription on stdio: cancel the listen request.
+  send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", *listen_id_}}}});
+  listen_id_.reset();
+}
+
+bool ModernDriver::run_action(const json& a) {
+  std::string what = a.value("do", "");
+  if (what == "ping") {
+    note("ping does not exist at 2026-07-28 (skipped)");
+  } else if (what == "list_tools") {
+    list_tools(a);
+  } else if (what == "call_tool") {
+    json params = {{"name", a.value("name", "echo")}, {"arguments", a.value("arguments", json::object())}};
+    if (a.value("progress", false)) params["_meta"] = {{"progressToken", "progress-" + std::to_string(next_id_)}};
+    auto r = call_with_rounds("tools/call", params, a.value("timeout_ms", 10000), a.value("cancel_after_ms", -1));
+    if (r && r->contains("error")) note("error response: " + (*r)["error"].dump());
+  } else if (what == "listen") {
+    listen(a);
+  } else if (what == "wait_ms") {
+    serve_for(a.value("ms", 100), server_, [this](int ms) { pump(ms); });
+  } else if (what == "exit") {
+    return false;
+  } else {
+    note("unknown action " + a.dump() + " (ignored)");
+  }
+  return true;
+}
+
+int ModernDriver::fall_back() {
+  note("the server is not modern; falling back to initialize");
+  json legacy = ctx_;
+  legacy["protocolVersion"] = "2025-11-25";
+  Driver driver(server_, legacy, Fault::none, next_id_);
+  return driver.run();
+}
+
+int ModernDriver::run() {
+  auto chosen = probe();
+  if (!chosen) {
+    server_.shut_down(2000);
+    return 1;
+  }
+  if (chosen->empty()) return fall_back();
+  if (fault_ == Fault::modern_initialize_after_discover)
+    send({{"jsonrpc", "2.0"}, {"id", next_id_++}, {"method", "initialize"},
+          {"params", {{"protocolVersion", "2025-11-25"}, {"capabilities", json::object()},
+                      {"clientInfo", {{"name", "mcpspec-testclient"}, {"version", "0.1.0"}}}}}});
+  if (fault_ == Fault::modern_ping) send({{"jsonrpc", "2.0"}, {"id", next_id_++}, {"method", "ping"}});
+  for (const auto& a : ctx_.value("actions", json::array())) {
+    if (!run_action(a)) {
+      server_.shut_down(2000);
+      return 0;
+    }
+    if (server_.stdout_closed()) break;
+  }
+  serve_for(ctx_.value("linger_ms", 60000), server_, [this](int ms) { pump(std::min(ms, 100)); });
+  server_.shut_down(2000);
+  return 0;
+}
+
+}  // namespace testclient

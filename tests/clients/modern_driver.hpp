@@ -1,0 +1,58 @@
+// The client's behaviour at 2026-07-28 (stateless MCP), as a dual-era client: probe with
+// server/discover; a discover result keeps it modern, a modern error (-32022) makes it retry with a
+// version both sides speak (or give up: no fallback), any other error or silence means a legacy
+// server and it falls back to the initialize handshake (the legacy Driver). In the modern era
+// every request carries the version and capabilities in _meta, input_required results are
+// answered by retrying with a new id, and subscriptions/listen streams are followed by their
+// subscriptionId.
+#pragma once
+
+#include "faults.hpp"
+#include "server_process.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace testclient {
+
+class ModernDriver {
+ public:
+  ModernDriver(ServerProcess& server, nlohmann::json context, Fault fault, std::string version);
+  // Runs the whole session; returns the process exit code.
+  int run();
+
+ private:
+  // The era probe; returns the version to use, "" to fall back to initialize, nullopt to give up.
+  std::optional<std::string> probe();
+  nlohmann::json meta() const;
+  nlohmann::json send_request(const std::string& method, nlohmann::json params);
+  std::optional<nlohmann::json> await(const nlohmann::json& id, int timeout_ms, int cancel_after_ms = -1);
+  void pump(int timeout_ms);
+  void on_notification(const nlohmann::json& msg);
+  // Sends `method` with `params` and follows input_required rounds to the final answer.
+  std::optional<nlohmann::json> call_with_rounds(const std::string& method, nlohmann::json params, int timeout_ms,
+                                                 int cancel_after_ms);
+  void listen(const nlohmann::json& action);
+  void list_tools(const nlohmann::json& action);
+  bool run_action(const nlohmann::json& action);  // false: the session is over
+  void send(const nlohmann::json& message);
+  int fall_back();
+
+  ServerProcess& server_;
+  nlohmann::json ctx_, declared_;
+  Fault fault_;
+  std::string version_;                       // the version this client asks for in _meta
+  std::set<std::string> modern_versions_;     // the modern versions it speaks
+  nlohmann::json server_caps_ = nullptr;      // from the discover result (null: unknown)
+  long long next_id_ = 1;
+  std::map<std::string, nlohmann::json> responses_;  // id dump -> response
+  std::optional<nlohmann::json> listen_id_;          // the open subscription
+  std::set<std::string> cancelled_;                  // id dumps of requests it cancelled
+  bool discovered_ = false;
+};
+
+}  // namespace testclient

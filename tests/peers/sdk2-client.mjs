@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// A small MCP client built on the TypeScript SDK v2, @modelcontextprotocol/client 2.4.0 (pinned in
+// tests/package.json), used as a real client nobody here wrote, at 2026-07-28 and at older
+// versions: `mcpspec run --client 'node tests/peers/sdk2-client.mjs {server}' --cooperative
+// --protocol 2026-07-28`. It follows mcpspec's client driver protocol (docs/testing-clients.md)
+// and leaves every protocol decision to the SDK, with one choice made for it: version negotiation
+// "auto" (probe with server/discover, fall back to initialize for a legacy server), because the
+// SDK's default is the legacy era and a run at 2026-07-28 is to test its modern one.
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+
+import { readInvocation, runDriver, sleep } from "./driver-common.mjs";
+
+const log = (text) => process.stderr.write(`sdk2-client: ${text}\n`);
+const { command, args, context } = readInvocation(log, "sdk2-client.mjs SERVER_COMMAND [ARGS...]");
+const capabilities = context.capabilities || {};
+// The run's version picks the era the host asks for: at 2026-07-28 and later version negotiation
+// "auto" (the SDK's default is the legacy era); the probe waits as long as the scenario asks
+// (probe_timeout_ms), else the SDK's own default.
+const modern = (process.env.MCPSPEC_PROTOCOL || "") >= "2026-07-28";
+const probe = context.probe_timeout_ms ? { timeoutMs: context.probe_timeout_ms } : undefined;
+const client = new Client(
+  { name: "mcpspec-sdk2-peer", version: "1.0.0" },
+  {
+    capabilities,
+    ...(modern ? { versionNegotiation: { mode: "auto", ...(probe ? { probe } : {}) } } : {}),
+  },
+);
+if (capabilities.elicitation) client.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
+if (capabilities.sampling)
+  client.setRequestHandler("sampling/createMessage", async () => ({
+    role: "assistant",
+    content: { type: "text", text: "canned answer from the SDK v2 peer" },
+    model: "mcpspec-sdk2-peer",
+  }));
+if (capabilities.roots)
+  client.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///tmp/mcpspec-sdk2-peer", name: "scratch" }] }));
+
+const transport = new StdioClientTransport({ command, args, stderr: "inherit" });
+await runDriver(client, transport, context, log, {
+  callTool: (params, options) => client.callTool(params, options),
+  exit: () => client.close(),
+  extra: {
+    // A subscription followed for `ms`, then ended (on stdio the SDK cancels the listen request).
+    listen: async (action) => {
+      const controller = new AbortController();
+      await client.listen(action.notifications || { toolsListChanged: true }, { signal: controller.signal });
+      await sleep(action.ms || 2000);
+      controller.abort("done listening");
+    },
+  },
+});
