@@ -42,12 +42,9 @@ void add_coverage_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   cmd->add_flag("--missing", a->missing, "List the uncovered requirement ids");
   cmd->callback([a, &exit_code] {
-    // A version mcpspec only describes (2026-07-28) has a catalog but no runs: nothing covers
-    // its requirements yet, whatever the scenarios claim, and the table says what is to do.
-    const bool runnable = !protocol::is_described_only_version(a->protocol);
-    auto versions = runnable ? protocols_from(a->protocol) : std::vector<std::string>{a->protocol};
+    auto versions = protocols_from(a->protocol);
     const auto& catalog = scenario::RequirementCatalog::builtin();
-    auto scenarios = runnable ? select_scenarios(a->selection) : std::vector<scenario::Scenario>{};
+    auto scenarios = select_scenarios(a->selection);
     std::set<std::string> covered;
     // The monitors check these on every message of every scenario (docs/scenario-format.md).
     if (!scenarios.empty() && a->role != "client")
@@ -87,15 +84,9 @@ void add_coverage_command(CLI::App& app, int& exit_code) {
         if (!cov && c != &total) c->missing.push_back(r.id);
       }
     }
-    if (runnable) {
-      std::cout << fmt::format("Coverage of protocol {} requirements testable against a {} ({} scenarios;\n"
-                               "requirements the monitors check on every message count as covered)\n\n",
-                               versions.front(), a->role, scenarios.size());
-    } else {
-      std::cout << fmt::format("Coverage of protocol {} requirements testable against a {}: none yet, mcpspec\n"
-                               "cannot run this version (its catalog is listed so the work can be planned)\n\n",
-                               versions.front(), a->role);
-    }
+    std::cout << fmt::format("Coverage of protocol {} requirements testable against a {} ({} scenarios;\n"
+                             "requirements the monitors check on every message count as covered)\n\n",
+                             versions.front(), a->role, scenarios.size());
     std::cout << fmt::format("{:<44} {:>8} {:>8}\n", "area", "MUST", "SHOULD");
     auto cell = [](int c, int t) { return t == 0 ? std::string("-") : fmt::format("{}/{}", c, t); };
     for (const auto& [area, c] : by_area) {

@@ -161,6 +161,13 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
                   scenarios.end());
   if (scenarios.empty()) throw UsageError("no scenario matches the given paths, --filter and --tag");
   auto protocols = protocols_from(a.protocol);
+  // Clients under test are served only initialize-based versions so far: "all" leaves the stateless
+  // ones out for them, and naming one is refused.
+  if (role == scenario::Role::Client) {
+    std::erase_if(protocols, [](const std::string& v) { return protocol::is_modern_version(v); });
+    if (protocols.empty())
+      throw UsageError("--protocol " + a.protocol + " is not yet supported for client targets (servers only)");
+  }
 
   std::unique_ptr<protocol::SchemaRegistry> user_schema;
   if (!a.schema.empty()) user_schema = protocol::SchemaRegistry::from_file(a.schema, protocols.front());

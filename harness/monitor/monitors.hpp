@@ -6,6 +6,7 @@
 // oracle both judge through these units.
 #include "harness/monitor/finding.hpp"
 #include "harness/monitor/ledger.hpp"
+#include "harness/monitor/modern_results.hpp"
 #include "harness/monitor/progress.hpp"
 
 #include <nlohmann/json.hpp>
@@ -50,9 +51,12 @@ class Monitors {
                       const protocol::Classified& c, bool from_peer);
   void record_response(std::map<std::string, RequestRecord>& book, const nlohmann::json& message,
                        const protocol::Classified& c, std::vector<std::string>* events);
+  void record_discover_request(const nlohmann::json& message);
+  void record_discover_result(const nlohmann::json& result);
 
   Ledger ledger_;
   ProgressMonitor progress_;
+  ModernResultsMonitor modern_;
   std::function<bool(std::string_view)> known_version_;
 };
 

@@ -17,16 +17,27 @@ bool is_known_version(std::string_view v) {
   return false;
 }
 
-const std::vector<std::string>& described_only_versions() {
+const std::vector<std::string>& modern_versions() {
   static const std::vector<std::string> v = {"2026-07-28"};
   return v;
 }
 
-bool is_described_only_version(std::string_view v) {
-  for (const auto& k : described_only_versions())
+bool is_modern_version(std::string_view v) {
+  for (const auto& k : modern_versions())
     if (k == v) return true;
   return false;
 }
+
+const std::vector<std::string>& runnable_versions() {
+  static const std::vector<std::string> v = [] {
+    std::vector<std::string> all = known_versions();
+    all.insert(all.end(), modern_versions().begin(), modern_versions().end());
+    return all;
+  }();
+  return v;
+}
+
+bool is_runnable_version(std::string_view v) { return is_known_version(v) || is_modern_version(v); }
 
 namespace {
 

@@ -15,11 +15,15 @@ const std::vector<std::string>& known_versions();
 const std::string& latest_version();
 bool is_known_version(std::string_view v);
 
-// Versions whose message schemas and requirement catalog mcpspec carries but cannot run yet:
-// 2026-07-28 is stateless (no initialize), and the harness's sessions still begin with the
-// handshake. Their messages can be validated; `--protocol` names them with a clear refusal.
-const std::vector<std::string>& described_only_versions();
-bool is_described_only_version(std::string_view v);
+// The stateless versions (2026-07-28): no initialize, every request carries its version in
+// _meta. Servers are tested at them (a server/discover stands where the handshake stood); the
+// live fuzzer does not hold such sessions yet.
+const std::vector<std::string>& modern_versions();
+bool is_modern_version(std::string_view v);
+// What `--protocol` accepts and `--protocol all` runs: the known versions, then the modern ones.
+// The default the harness proposes stays latest_version().
+const std::vector<std::string>& runnable_versions();
+bool is_runnable_version(std::string_view v);
 
 // A range: "all", "2025-06-18", ">=2025-03-26", "<=2025-03-26", ">2024-11-05", "<2025-11-25",
 // "2024-11-05..2025-06-18", or a JSON array of those (any of). Versions compare as dates, so a

@@ -47,6 +47,23 @@ enum class Fault {
   tool_name_invalid,
   list_changed_undeclared,
   reused_request_id,
+  // Protocol 2026-07-28 (modern requests only; faults.json gives each a "protocol"): modern.cpp,
+  // input_rounds.cpp, listen.cpp.
+  missing_result_type,
+  meta_not_required,
+  unsupported_version_wrong_code,
+  unsupported_version_no_list,
+  removed_method_answered,
+  retired_not_found_code,
+  cache_hint_invalid,
+  discover_without_server_info,
+  input_state_carried,
+  request_state_ignored,
+  input_without_capability,
+  listen_untagged,
+  listen_wrong_tag,
+  listen_no_ack,
+  listen_unrequested_kind,
   // Found only by the live fuzzer (`mcpspec fuzz`): the generic suite never sends such input.
   // faults.json lists them under "fuzz_only".
   crash_on_deep_nesting,

@@ -111,7 +111,7 @@ Outcome tools_call(Session& s, const Request& req) {
   if (args == nullptr) args = &kNoArguments;
   auto token = progress_token(req.params);
 
-  const json schema = input_schema_of(s.options(), name);
+  const json schema = input_schema_of(s.options(), s.version(), name);
   if (schema.is_null()) {
     std::string shown = name.size() > 100 ? name.substr(0, 100) + "..." : name;
     if (s.faulty(Fault::unknown_tool_iserror)) {
@@ -120,10 +120,11 @@ Outcome tools_call(Session& s, const Request& req) {
     fail(rpc_code::invalid_params, "unknown tool '" + shown + "'", {{"name", name}});
   }
 
-  if (s.logs().wants(LogLevel::debug)) {
+  // Modern requests get log messages only when their _meta asks (LOG-02); this server never does.
+  if (!s.modern() && s.logs().wants(LogLevel::debug)) {
     s.logs().emit(LogLevel::debug, "tools", {{"tool", name}, {"arguments", *args}});
   }
-  s.logs().emit(LogLevel::info, "tools", "tool " + name + " called");
+  if (!s.modern()) s.logs().emit(LogLevel::info, "tools", "tool " + name + " called");
 
   if (auto problem = check_arguments(schema, *args)) {
     // 2025-11-25 files bad argument values under tool execution errors; the older
@@ -138,7 +139,7 @@ Outcome tools_call(Session& s, const Request& req) {
   if (name == "add") return call_add(s, *args);
   if (name == "slow_progress") return call_slow_progress(s, req, *args, std::move(token));
   if (name == "fail") {
-    s.logs().emit(LogLevel::warning, "tools", "the fail tool failed, as it always does");
+    if (!s.modern()) s.logs().emit(LogLevel::warning, "tools", "the fail tool failed, as it always does");
     return Outcome::ok(text_result("this tool always fails (on purpose)", true));
   }
   if (name == "image") {
@@ -150,6 +151,12 @@ Outcome tools_call(Session& s, const Request& req) {
     return Outcome::ok(text_result("nothing was deleted: this is a test server"));
   }
   if (name == kBadlyNamedTool) return Outcome::ok(text_result("hello"));
+  if (name == "confirm") return call_confirm(s, req, *args);
+  if (name == "touch_catalog") {
+    const int streams = s.listens().tools_changed(req.id);
+    return Outcome::ok(text_result("announced tools/list_changed on " + std::to_string(streams) + " listen stream(s)"));
+  }
+  if (name == "region_echo") return Outcome::ok(text_result((*args)["region"].get<std::string>()));
   fail(rpc_code::internal_error, "tool '" + name + "' is listed but has no implementation");
 }
 

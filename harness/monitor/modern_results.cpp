@@ -1,0 +1,221 @@
+#include "harness/monitor/modern_results.hpp"
+
+#include "harness/protocol/era.hpp"
+
+namespace mcpspec::monitor {
+
+using nlohmann::json;
+using protocol::Kind;
+
+namespace {
+
+constexpr const char* kMonitor = "modern";
+constexpr int kRetiredNotFound = -32002;
+constexpr int kRetiredUrlElicitation = -32042;
+constexpr int kSpecRangeLow = -32099, kSpecRangeHigh = -32020;
+
+bool may_need_input(const std::string& method) {
+  return method == "tools/call" || method == "prompts/get" || method == "resources/read";
+}
+
+bool cacheable(const std::string& method) {
+  return method == "server/discover" || method == "tools/list" || method == "prompts/list" ||
+         method == "resources/list" || method == "resources/templates/list" || method == "resources/read";
+}
+
+// Notifications that report a change and so belong on a listen stream.
+bool change_notification(const std::string& method) {
+  return method == "notifications/tools/list_changed" || method == "notifications/prompts/list_changed" ||
+         method == "notifications/resources/list_changed" || method == "notifications/resources/updated" ||
+         method == "notifications/subscriptions/acknowledged";
+}
+
+Findings judge_input_required(const json& result, const std::string& method) {
+  Findings out;
+  if (!method.empty() && !may_need_input(method))
+    out.push_back({kMonitor, {"MRTR-02"}, "an input_required result answers " + method +
+                                              " (only tools/call, prompts/get and resources/read may ask for input)"});
+  const bool has_requests = result.contains("inputRequests"), has_state = result.contains("requestState");
+  if (!has_requests && !has_state)
+    out.push_back({kMonitor, {"MRTR-03"}, "an input_required result carries neither inputRequests nor requestState"});
+  if (has_requests && result["inputRequests"].is_object())
+    for (const auto& [key, req] : result["inputRequests"].items()) {
+      if (!req.is_object()) continue;  // the schema monitor reports the shape
+      for (const auto& [member, value] : req.items())
+        if (member != "method" && member != "params") {
+          out.push_back({kMonitor, {"MRTR-04"}, "the input request \"" + key + "\" has a member \"" + member +
+                                                    "\" (an input request holds only method and params)"});
+          break;
+        }
+    }
+  return out;
+}
+
+Findings judge_cache_hints(const json& result, const std::string& method) {
+  Findings out;
+  if (!result.contains("ttlMs") || !result.contains("cacheScope")) {
+    out.push_back({kMonitor, {"CACHE-01"}, "the " + method + " result has no " +
+                                               (result.contains("ttlMs") ? "cacheScope" : "ttlMs") +
+                                               " (complete discover, list and read results carry both)"});
+    return out;
+  }
+  const json& ttl = result["ttlMs"];
+  if (!ttl.is_number_integer() || ttl.get<long long>() < 0)
+    out.push_back({kMonitor, {"CACHE-02"}, "the " + method + " result's ttlMs is " + ttl.dump().substr(0, 60) +
+                                               ", not a whole number of milliseconds, zero or more"});
+  const json& scope = result["cacheScope"];
+  if (scope != "public" && scope != "private")
+    out.push_back({kMonitor, {"CACHE-02"}, "the " + method + " result's cacheScope is " +
+                                               scope.dump().substr(0, 60) + ", not public or private"});
+  return out;
+}
+
+Findings judge_result(const json& result, const std::string& method) {
+  Findings out;
+  if (!result.is_object()) return out;  // the schema monitor reports it
+  if (!result.contains("resultType")) {
+    out.push_back({kMonitor, {"RT-01", "BASE-07"},
+                   "the result" + (method.empty() ? std::string() : " of " + method) + " has no resultType"});
+    return out;
+  }
+  const json& type = result["resultType"];
+  if (type == protocol::result_type::kInputRequired) return judge_input_required(result, method);
+  if (type != protocol::result_type::kComplete) {
+    // Extension values (task) are judged where their extension is; an unknown one is invalid here.
+    if (type != "task")
+      out.push_back({kMonitor, {"RT-01"}, "resultType " + type.dump().substr(0, 60) +
+                                              " is neither complete nor input_required"});
+    return out;
+  }
+  if (cacheable(method))
+    for (auto& f : judge_cache_hints(result, method)) out.push_back(std::move(f));
+  if (method == "server/discover") {
+    const json* info = nullptr;
+    if (result.contains("_meta") && result["_meta"].is_object() && result["_meta"].contains(protocol::meta_key::kServerInfo))
+      info = &result["_meta"][protocol::meta_key::kServerInfo];
+    if (!info || !info->is_object() || !info->contains("name") || !info->contains("version"))
+      out.push_back({kMonitor, {"DISC-04"}, "the server/discover result does not name the server (_meta " +
+                                                std::string(protocol::meta_key::kServerInfo) + " with name and version)"});
+  }
+  return out;
+}
+
+Findings judge_error_code(const json& message) {
+  const json& error = message["error"];
+  if (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer()) return {};
+  const long long code = error["code"].get<long long>();
+  if (code == kRetiredNotFound || code == kRetiredUrlElicitation)
+    return {{kMonitor, {"ERR-04"}, "error code " + std::to_string(code) + " is retired in 2026-07-28"}};
+  const bool defined = code == protocol::modern_error::kHeaderMismatch ||
+                       code == protocol::modern_error::kMissingRequiredClientCapability ||
+                       code == protocol::modern_error::kUnsupportedProtocolVersion;
+  if (code >= kSpecRangeLow && code <= kSpecRangeHigh && !defined)
+    return {{kMonitor, {"ERR-03"}, "error code " + std::to_string(code) +
+                                       " lies in the spec's reserved range but is none of -32020, -32021, -32022"}};
+  return {};
+}
+
+// The capability an input request's method needs from the client.
+const char* needed_capability(const std::string& method) {
+  if (method == "elicitation/create") return "elicitation";
+  if (method == "sampling/createMessage") return "sampling";
+  if (method == "roots/list") return "roots";
+  return nullptr;
+}
+
+// The params.notifications flag a change notification needs (resources/updated: resourceSubscriptions).
+const char* filter_key(const std::string& method) {
+  if (method == "notifications/tools/list_changed") return "toolsListChanged";
+  if (method == "notifications/prompts/list_changed") return "promptsListChanged";
+  if (method == "notifications/resources/list_changed") return "resourcesListChanged";
+  if (method == "notifications/resources/updated") return "resourceSubscriptions";
+  return nullptr;
+}
+
+// Bounds what is kept per request: a long run forgets the oldest rather than grow without end.
+constexpr std::size_t kMaxTracked = 10000;
+
+}  // namespace
+
+void ModernResultsMonitor::outbound(const json& message, const protocol::Classified& c) {
+  if (c.kind != Kind::Request || !c.id) return;
+  const auto params = message.find("params");
+  if (params == message.end() || !params->is_object()) return;
+  const std::string key = protocol::id_key(*c.id);
+  if (declared_.size() >= kMaxTracked) declared_.clear();
+  if (filters_.size() >= kMaxTracked) filters_.clear();
+  const auto meta = params->find("_meta");
+  if (meta != params->end() && meta->is_object() && meta->contains(protocol::meta_key::kClientCapabilities))
+    declared_[key] = (*meta)[protocol::meta_key::kClientCapabilities];
+  if (c.method == "subscriptions/listen" && params->contains("notifications"))
+    filters_[key] = (*params)["notifications"];
+}
+
+Findings ModernResultsMonitor::input_capabilities(const json& result, const protocol::Classified& c) const {
+  if (!c.id || !result.contains("inputRequests") || !result["inputRequests"].is_object()) return {};
+  auto it = declared_.find(protocol::id_key(*c.id));
+  const json caps = it == declared_.end() || !it->second.is_object() ? json::object() : it->second;
+  for (const auto& [key, request] : result["inputRequests"].items()) {
+    if (!request.is_object() || !request.contains("method") || !request["method"].is_string()) continue;
+    const char* needed = needed_capability(request["method"].get<std::string>());
+    if (needed && !(caps.contains(needed) && caps[needed].is_object()))
+      return {{kMonitor, {"MRTR-05", "LC-15"},
+               "the input request \"" + key + "\" asks for " + request["method"].get<std::string>() +
+                   " although the request declared no " + needed + " capability (the server answers -32021 instead)"}};
+  }
+  return {};
+}
+
+Findings ModernResultsMonitor::notification(const Ledger& ledger, const json& message, const protocol::Classified& c) {
+  if (!change_notification(c.method)) return {};
+  const json* tag = nullptr;
+  if (message.contains("params") && message["params"].is_object() && message["params"].contains("_meta") &&
+      message["params"]["_meta"].is_object() && message["params"]["_meta"].contains(protocol::meta_key::kSubscriptionId))
+    tag = &message["params"]["_meta"][protocol::meta_key::kSubscriptionId];
+  if (!tag)
+    return {{kMonitor, {"SUB-05"}, c.method + " carries no _meta " + std::string(protocol::meta_key::kSubscriptionId) +
+                                       " (notifications travel only on a listen stream, tagged with its id)"}};
+  const std::string key = protocol::id_key(*tag);
+  auto it = ledger.ours.find(key);
+  if (it == ledger.ours.end() || it->second.method != "subscriptions/listen")
+    return {{kMonitor, {"SUB-05"}, c.method + " is tagged " + tag->dump().substr(0, 60) +
+                                       ", which is not the id of a subscriptions/listen request the harness sent"}};
+  if (c.method == "notifications/subscriptions/acknowledged") {
+    acknowledged_.insert(key);
+    return {};
+  }
+  if (!acknowledged_.count(key))
+    return {{kMonitor, {"SUB-02"}, c.method + " on subscription " + tag->dump().substr(0, 60) +
+                                       " came before that subscription's acknowledgment"}};
+  auto filter = filters_.find(key);
+  const char* wanted = filter_key(c.method);
+  if (filter != filters_.end() && wanted && filter->second.is_object()) {
+    const json& asked = filter->second.contains(wanted) ? filter->second[wanted] : json(nullptr);
+    const bool requested = asked.is_boolean() ? asked.get<bool>() : (asked.is_array() && !asked.empty());
+    if (!requested)
+      return {{kMonitor, {"SUB-01"}, c.method + " on subscription " + tag->dump().substr(0, 60) +
+                                         ", which did not ask for " + wanted}};
+  }
+  return {};
+}
+
+Findings ModernResultsMonitor::inbound(const Ledger& ledger, const json& message, const protocol::Classified& c,
+                                       const std::string& answered_method) {
+  if (ledger.peer != protocol::Sender::Server) return {};
+  switch (c.kind) {
+    case Kind::Request:
+      return {{kMonitor, {"BASE-23"}, "the server sent a JSON-RPC request (" + c.method +
+                                          "); from 2026-07-28 a server asks for input only inside results"}};
+    case Kind::Notification: return notification(ledger, message, c);
+    case Kind::Result: {
+      Findings out = judge_result(message["result"], answered_method);
+      if (message["result"].is_object() && message["result"].value("resultType", json()) == protocol::result_type::kInputRequired)
+        for (auto& f : input_capabilities(message["result"], c)) out.push_back(std::move(f));
+      return out;
+    }
+    case Kind::Error: return judge_error_code(message);
+    default: return {};
+  }
+}
+
+}  // namespace mcpspec::monitor

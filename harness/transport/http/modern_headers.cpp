@@ -1,0 +1,117 @@
+#include "harness/transport/http/modern_headers.hpp"
+
+#include "harness/protocol/era.hpp"
+
+#include <boost/beast/core/detail/base64.hpp>
+
+namespace mcpspec::transport::http {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kSentinelStart = "=?base64?";
+constexpr const char* kSentinelEnd = "?=";
+
+bool plain_header_safe(const std::string& v) {
+  if (v.empty()) return true;
+  if (v.front() == ' ' || v.front() == '\t' || v.back() == ' ' || v.back() == '\t') return false;
+  for (unsigned char c : v)
+    if (!(c == ' ' || c == '\t' || (c >= 0x21 && c <= 0x7E))) return false;
+  const std::string start = kSentinelStart, end = kSentinelEnd;
+  const bool looks_encoded = v.size() >= start.size() + end.size() && v.compare(0, start.size(), start) == 0 &&
+                             v.compare(v.size() - end.size(), end.size(), end) == 0;
+  return !looks_encoded;
+}
+
+// The text a tool argument is mirrored as: strings as they are, integers in decimal, booleans as
+// true/false; other types are not mirrored (the annotation is only allowed on those three).
+std::optional<std::string> argument_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number_integer()) return v.dump();
+  // 42.0 is the integer 42 (within the range the spec allows for mirrored integers).
+  constexpr double kMaxSafe = 9007199254740991.0;
+  if (v.is_number_float() && v.get<double>() >= -kMaxSafe && v.get<double>() <= kMaxSafe &&
+      v.get<double>() == static_cast<double>(static_cast<long long>(v.get<double>())))
+    return std::to_string(static_cast<long long>(v.get<double>()));
+  return std::nullopt;
+}
+
+void collect(const json& schema, std::vector<std::string>& path, std::vector<ParamHeader>& out) {
+  if (!schema.is_object() || !schema.contains("properties") || !schema["properties"].is_object()) return;
+  for (const auto& [key, sub] : schema["properties"].items()) {
+    if (!sub.is_object()) continue;
+    path.push_back(key);
+    if (sub.contains("x-mcp-header") && sub["x-mcp-header"].is_string())
+      out.push_back({path, sub["x-mcp-header"].get<std::string>()});
+    if (path.size() < 32) collect(sub, path, out);
+    path.pop_back();
+  }
+}
+
+const json* at_path(const json& args, const std::vector<std::string>& path) {
+  const json* cur = &args;
+  for (const auto& k : path) {
+    if (!cur->is_object() || !cur->contains(k)) return nullptr;
+    cur = &(*cur)[k];
+  }
+  return cur;
+}
+
+// The name a request is about (Mcp-Name): the tool or prompt, the resource, the task.
+std::optional<std::string> routed_name(const std::string& method, const json& params) {
+  const char* key = method == "tools/call" || method == "prompts/get" ? "name"
+                    : method == "resources/read"                       ? "uri"
+                    : method.rfind("tasks/", 0) == 0                   ? "taskId"
+                                                                       : nullptr;
+  if (!key || !params.contains(key) || !params[key].is_string()) return std::nullopt;
+  return params[key].get<std::string>();
+}
+
+}  // namespace
+
+std::string encoded_header_value(const std::string& value) {
+  if (plain_header_safe(value)) return value;
+  namespace b64 = boost::beast::detail::base64;
+  std::string out(b64::encoded_size(value.size()), '\0');
+  out.resize(b64::encode(out.data(), value.data(), value.size()));
+  return kSentinelStart + out + kSentinelEnd;
+}
+
+void learn_param_headers(const json& result, ToolParamHeaders& into) {
+  if (!result.is_object() || !result.contains("tools") || !result["tools"].is_array()) return;
+  for (const auto& tool : result["tools"]) {
+    if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) continue;
+    std::vector<ParamHeader> found;
+    std::vector<std::string> path;
+    if (tool.contains("inputSchema")) collect(tool["inputSchema"], path, found);
+    into[tool["name"].get<std::string>()] = std::move(found);
+  }
+}
+
+Headers modern_request_headers(const json& message, const ToolParamHeaders& tools) {
+  Headers h;
+  if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) return h;
+  const auto params = message.find("params");
+  if (params == message.end() || !params->is_object()) return h;
+  const auto meta = params->find("_meta");
+  if (meta == params->end() || !meta->is_object()) return h;
+  const auto version = meta->find(protocol::meta_key::kProtocolVersion);
+  if (version == meta->end() || !version->is_string() || !protocol::is_modern(version->get<std::string>())) return h;
+  const std::string method = message["method"].get<std::string>();
+  h.emplace_back("MCP-Protocol-Version", version->get<std::string>());
+  h.emplace_back("Mcp-Method", method);
+  if (auto name = routed_name(method, *params)) h.emplace_back("Mcp-Name", encoded_header_value(*name));
+  if (method != "tools/call" || !params->contains("name") || !(*params)["name"].is_string()) return h;
+  auto tool = tools.find((*params)["name"].get<std::string>());
+  if (tool == tools.end() || !params->contains("arguments")) return h;
+  for (const auto& p : tool->second) {
+    const json* v = at_path((*params)["arguments"], p.path);
+    if (!v || v->is_null()) continue;  // absent or null: no header
+    if (auto text = argument_text(*v)) h.emplace_back("Mcp-Param-" + p.name, encoded_header_value(*text));
+  }
+  return h;
+}
+
+}  // namespace mcpspec::transport::http

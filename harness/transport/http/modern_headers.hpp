@@ -1,0 +1,39 @@
+#pragma once
+// The request headers a POST carries at a modern protocol version (2026-07-28 and later), read off
+// the message itself: MCP-Protocol-Version (the version in params._meta), Mcp-Method, Mcp-Name
+// (the tool or prompt name, the resource URI, a task id) and one Mcp-Param-{Name} for each tool
+// argument the tool's inputSchema marks with x-mcp-header. A legacy message gets none of them: its
+// version header follows the initialize answer instead (streamable_http_transport.cpp).
+#include "harness/transport/http/http_connection.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mcpspec::transport::http {
+
+// A header value as the spec carries it: plain when it is visible ASCII (spaces and tabs inside
+// allowed), else (non-ASCII, control characters, leading or trailing white space, or text that
+// itself looks like the sentinel) "=?base64?{Base64 of the UTF-8}?=".
+std::string encoded_header_value(const std::string& value);
+
+// The x-mcp-header annotations of one tool: the property path of each annotated argument (a chain
+// of "properties" keys) and the header name part.
+struct ParamHeader {
+  std::vector<std::string> path;
+  std::string name;
+};
+using ToolParamHeaders = std::map<std::string, std::vector<ParamHeader>>;  // tool name -> its headers
+
+// Adds the annotations of every tool in a tools/list result to `into`. Only annotations reachable
+// through "properties" chains count (anywhere else the spec makes the tool invalid, which the
+// harness does not mirror: it tests the server, whose invalid annotations are for a check to see).
+void learn_param_headers(const nlohmann::json& tools_list_result, ToolParamHeaders& into);
+
+// The modern headers of `message` (nothing for a message without a modern version in its _meta).
+Headers modern_request_headers(const nlohmann::json& message, const ToolParamHeaders& tools);
+
+}  // namespace mcpspec::transport::http
