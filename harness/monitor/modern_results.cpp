@@ -2,6 +2,8 @@
 
 #include "harness/protocol/era.hpp"
 
+#include <algorithm>
+
 namespace mcpspec::monitor {
 
 using nlohmann::json;
@@ -10,6 +12,7 @@ using protocol::Kind;
 namespace {
 
 constexpr const char* kMonitor = "modern";
+constexpr const char* kLogLevelKey = "io.modelcontextprotocol/logLevel";
 constexpr int kRetiredNotFound = -32002;
 constexpr int kRetiredUrlElicitation = -32042;
 constexpr int kSpecRangeLow = -32099, kSpecRangeHigh = -32020;
@@ -145,8 +148,7 @@ void ModernResultsMonitor::outbound(const json& message, const protocol::Classif
   if (declared_.size() >= kMaxTracked) declared_.clear();
   if (filters_.size() >= kMaxTracked) filters_.clear();
   const auto meta = params->find("_meta");
-  if (meta != params->end() && meta->is_object() && meta->contains(protocol::meta_key::kClientCapabilities))
-    declared_[key] = (*meta)[protocol::meta_key::kClientCapabilities];
+  if (meta != params->end() && meta->is_object()) declared_[key] = *meta;
   if (c.method == "subscriptions/listen" && params->contains("notifications"))
     filters_[key] = (*params)["notifications"];
 }
@@ -154,7 +156,9 @@ void ModernResultsMonitor::outbound(const json& message, const protocol::Classif
 Findings ModernResultsMonitor::input_capabilities(const json& result, const protocol::Classified& c) const {
   if (!c.id || !result.contains("inputRequests") || !result["inputRequests"].is_object()) return {};
   auto it = declared_.find(protocol::id_key(*c.id));
-  const json caps = it == declared_.end() || !it->second.is_object() ? json::object() : it->second;
+  const json caps = it == declared_.end() || !it->second.contains(protocol::meta_key::kClientCapabilities)
+                        ? json::object()
+                        : it->second[protocol::meta_key::kClientCapabilities];
   for (const auto& [key, request] : result["inputRequests"].items()) {
     if (!request.is_object() || !request.contains("method") || !request["method"].is_string()) continue;
     const char* needed = needed_capability(request["method"].get<std::string>());
@@ -167,11 +171,33 @@ Findings ModernResultsMonitor::input_capabilities(const json& result, const prot
 }
 
 Findings ModernResultsMonitor::notification(const Ledger& ledger, const json& message, const protocol::Classified& c) {
-  if (!change_notification(c.method)) return {};
   const json* tag = nullptr;
   if (message.contains("params") && message["params"].is_object() && message["params"].contains("_meta") &&
       message["params"]["_meta"].is_object() && message["params"]["_meta"].contains(protocol::meta_key::kSubscriptionId))
     tag = &message["params"]["_meta"][protocol::meta_key::kSubscriptionId];
+  if (c.method == "notifications/cancelled") {
+    // A server cancels nothing but its own end of a subscription.
+    const json& params = message.contains("params") ? message["params"] : json();
+    const bool ends_listen = params.is_object() && params.contains("requestId") &&
+                             filters_.count(protocol::id_key(params["requestId"])) > 0;
+    if (!ends_listen)
+      return {{kMonitor, {"CAN-10"}, "the server sent notifications/cancelled for something other than a "
+                                     "subscriptions/listen request of the harness"}};
+    return {};
+  }
+  if (c.method == "notifications/progress" || c.method == "notifications/message") {
+    Findings out;
+    if (tag)
+      out.push_back({kMonitor, {"SUB-13"}, c.method + " is tagged as traffic of subscription " +
+                                               tag->dump().substr(0, 60) + " (it belongs with its request only)"});
+    const bool asked = std::any_of(declared_.begin(), declared_.end(),
+                                   [](const auto& d) { return d.second.contains(kLogLevelKey); });
+    if (c.method == "notifications/message" && !asked)
+      out.push_back({kMonitor, {"META-06"}, "a log message (notifications/message) although no request asked for "
+                                            "log messages with _meta " + std::string(kLogLevelKey)});
+    return out;
+  }
+  if (!change_notification(c.method)) return {};
   if (!tag)
     return {{kMonitor, {"SUB-05"}, c.method + " carries no _meta " + std::string(protocol::meta_key::kSubscriptionId) +
                                        " (notifications travel only on a listen stream, tagged with its id)"}};
@@ -204,7 +230,7 @@ Findings ModernResultsMonitor::inbound(const Ledger& ledger, const json& message
   if (ledger.peer != protocol::Sender::Server) return {};
   switch (c.kind) {
     case Kind::Request:
-      return {{kMonitor, {"BASE-23"}, "the server sent a JSON-RPC request (" + c.method +
+      return {{kMonitor, {"BASE-23", "MRTR-01", "STDIO-09", "HTTP-27"}, "the server sent a JSON-RPC request (" + c.method +
                                           "); from 2026-07-28 a server asks for input only inside results"}};
     case Kind::Notification: return notification(ledger, message, c);
     case Kind::Result: {

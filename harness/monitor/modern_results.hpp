@@ -9,7 +9,9 @@
 //    server in _meta serverInfo (DISC-04);
 //  - the retired error codes -32002 and -32042 are never sent (ERR-04), nor undefined codes of the
 //    spec's range -32099..-32020 (ERR-03);
-//  - a server sends no JSON-RPC requests (BASE-23);
+//  - a server sends no JSON-RPC requests (BASE-23, MRTR-01), and notifications/cancelled only to
+//    end a subscription (CAN-10); log messages only when a request asked for them (META-06);
+//    progress and log messages are never tagged as subscription traffic (SUB-13);
 //  - an input request asks only for what the request it answers declared in its _meta
 //    clientCapabilities (elicitation, sampling, roots: MRTR-05);
 //  - a change notification travels on a subscriptions/listen stream the harness opened: tagged in
@@ -42,7 +44,7 @@ class ModernResultsMonitor {
   Findings notification(const Ledger& ledger, const nlohmann::json& message, const protocol::Classified& c);
   Findings input_capabilities(const nlohmann::json& result, const protocol::Classified& c) const;
   std::set<std::string> acknowledged_;            // id_keys of listen requests whose acknowledgment came
-  std::map<std::string, nlohmann::json> declared_;  // id_key -> the request's _meta clientCapabilities
+  std::map<std::string, nlohmann::json> declared_;  // id_key -> the request's _meta
   std::map<std::string, nlohmann::json> filters_;   // id_key of a listen request -> params.notifications
 };
 

@@ -131,6 +131,8 @@ constexpr std::array kFaults = {
               "(2026-07-28) tools/list_changed goes to every listen stream, also those that did not "
               "ask for toolsListChanged",
               false},
+    FaultInfo{Fault::list_varies_per_request, "list-varies-per-request",
+              "(2026-07-28) tools/list gives its tools in reverse order on every second request", false},
     FaultInfo{Fault::crash_on_deep_nesting, "crash-on-deep-nesting",
               "aborts (SIGABRT) on a request whose params nest deeper than 32 levels", false},
     FaultInfo{Fault::hang_on_long_echo, "hang-on-long-echo",

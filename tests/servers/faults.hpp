@@ -64,6 +64,7 @@ enum class Fault {
   listen_wrong_tag,
   listen_no_ack,
   listen_unrequested_kind,
+  list_varies_per_request,
   // Found only by the live fuzzer (`mcpspec fuzz`): the generic suite never sends such input.
   // faults.json lists them under "fuzz_only".
   crash_on_deep_nesting,

@@ -1,4 +1,5 @@
 // tools/list and tools/call.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -98,7 +99,13 @@ Outcome call_slow_progress(Session& s, const Request& req, const json& args,
 Outcome tools_list(Session& s, const Request& req) {
   // One page only: any cursor is one we never handed out.
   requested_offset(req.params, s.cursors(), 0, s.faulty(Fault::invalid_cursor_accepted));
-  return Outcome::ok({{"tools", published_tools(s.options(), s.version())}});
+  json tools = published_tools(s.options(), s.version());
+  // list-varies-per-request: the answer depends on how often the list was asked for.
+  static int asked = 0;
+  if (s.modern() && s.faulty(Fault::list_varies_per_request) && ++asked % 2 == 0) {
+    std::reverse(tools.begin(), tools.end());
+  }
+  return Outcome::ok({{"tools", std::move(tools)}});
 }
 
 Outcome tools_call(Session& s, const Request& req) {
