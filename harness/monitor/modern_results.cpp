@@ -3,6 +3,9 @@
 #include "harness/protocol/era.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <set>
+#include <vector>
 
 namespace mcpspec::monitor {
 
@@ -92,6 +95,8 @@ Findings judge_result(const json& result, const std::string& method) {
   }
   if (cacheable(method))
     for (auto& f : judge_cache_hints(result, method)) out.push_back(std::move(f));
+  if (method == "tools/list")
+    for (auto& f : judge_tool_headers(result)) out.push_back(std::move(f));
   if (method == "server/discover") {
     const json* info = nullptr;
     if (result.contains("_meta") && result["_meta"].is_object() && result["_meta"].contains(protocol::meta_key::kServerInfo))
@@ -133,6 +138,67 @@ const char* filter_key(const std::string& method) {
   if (method == "notifications/resources/list_changed") return "resourcesListChanged";
   if (method == "notifications/resources/updated") return "resourceSubscriptions";
   return nullptr;
+}
+
+// x-mcp-header (HDR-09): what makes one annotation invalid, or "" when it is fine. `property`
+// is the annotated schema, `on_chain` whether it is reached from the root through "properties" only.
+std::string header_annotation_problem(const json& property, bool on_chain) {
+  const json& name = property["x-mcp-header"];
+  if (!on_chain) return "is not reached from the schema root through \"properties\" alone";
+  if (!name.is_string() || name.get<std::string>().empty()) return "is not a non-empty string";
+  static const std::string kTchar = "!#$%&'*+-.^_`|~";
+  for (unsigned char ch : name.get<std::string>())
+    if (!std::isalnum(ch) && kTchar.find(static_cast<char>(ch)) == std::string::npos)
+      return "\"" + name.get<std::string>().substr(0, 40) + "\" is not an HTTP header token";
+  const json type = property.contains("type") ? property["type"] : json();
+  if (type != "string" && type != "integer" && type != "boolean")
+    return "marks a property of type " + (type.is_null() ? std::string("(none)") : type.dump().substr(0, 40)) +
+           " (only string, integer and boolean may be mirrored)";
+  return "";
+}
+
+// Walks a tool's inputSchema; `seen` holds the header names found so far, lower-cased.
+void lint_headers(const json& node, bool on_chain, bool is_property, std::set<std::string>& seen, int depth,
+                  std::vector<std::string>& problems) {
+  if (depth > 64 || problems.size() >= 5) return;
+  if (node.is_array()) {
+    for (const auto& e : node) lint_headers(e, false, false, seen, depth + 1, problems);
+    return;
+  }
+  if (!node.is_object()) return;
+  if (node.contains("x-mcp-header")) {
+    std::string why = is_property ? header_annotation_problem(node, on_chain)
+                                  : std::string("is not on a property");
+    if (why.empty()) {
+      std::string lower = node["x-mcp-header"].get<std::string>();
+      for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (!seen.insert(lower).second) why = "repeats the header name \"" + lower.substr(0, 40) + "\" (ignoring case)";
+    }
+    if (!why.empty()) problems.push_back("x-mcp-header " + why);
+  }
+  for (const auto& [key, value] : node.items()) {
+    if (key == "x-mcp-header") continue;
+    if (key == "properties" && value.is_object()) {
+      for (const auto& [name, sub] : value.items()) lint_headers(sub, on_chain, true, seen, depth + 1, problems);
+    } else if (key != "default" && key != "examples" && key != "const" && key != "enum") {
+      lint_headers(value, false, false, seen, depth + 1, problems);
+    }
+  }
+}
+
+Findings judge_tool_headers(const json& result) {
+  Findings out;
+  if (!result.contains("tools") || !result["tools"].is_array()) return out;
+  for (const auto& tool : result["tools"]) {
+    if (!tool.is_object() || !tool.contains("inputSchema")) continue;
+    std::set<std::string> seen;
+    std::vector<std::string> problems;
+    lint_headers(tool["inputSchema"], true, false, seen, 0, problems);
+    const std::string name = tool.contains("name") ? tool["name"].dump().substr(0, 60) : std::string("(unnamed)");
+    for (const auto& p : problems)
+      out.push_back({kMonitor, {"HDR-09"}, "tool " + name + ": an " + p + " (a Streamable HTTP client must drop the tool)"});
+  }
+  return out;
 }
 
 // Bounds what is kept per request: a long run forgets the oldest rather than grow without end.

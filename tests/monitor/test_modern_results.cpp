@@ -148,3 +148,32 @@ TEST_CASE("modern monitor: server cancellations only end subscriptions, logs onl
   CHECK(has(in(m, tagged_progress), "SUB-13"));
   CHECK(has(in(m, {{"jsonrpc", "2.0"}, {"id", "s2"}, {"method", "elicitation/create"}}), "MRTR-01"));
 }
+
+TEST_CASE("modern monitor: x-mcp-header annotations are linted on tools/list", "[monitor][modern]") {
+  auto tools_with = [](json schema) {
+    json r = list_result();
+    r["tools"] = json::array({{{"name", "t"}, {"inputSchema", std::move(schema)}}});
+    return r;
+  };
+  auto m = make();
+  const json good = {{"type", "object"},
+                     {"properties", {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+                                     {"n", {{"type", "object"}, {"properties", {{"k", {{"type", "integer"}, {"x-mcp-header", "K"}}}}}}}}}};
+  out(m, request(1, "tools/list"));
+  CHECK(in(m, result(1, tools_with(good))).empty());
+  const json bad_type = {{"type", "object"}, {"properties", {{"x", {{"type", "number"}, {"x-mcp-header", "X"}}}}}};
+  out(m, request(2, "tools/list"));
+  CHECK(has(in(m, result(2, tools_with(bad_type))), "HDR-09"));
+  const json in_items = {{"type", "object"},
+                         {"properties", {{"a", {{"type", "array"}, {"items", {{"type", "string"}, {"x-mcp-header", "A"}}}}}}}};
+  out(m, request(3, "tools/list"));
+  CHECK(has(in(m, result(3, tools_with(in_items))), "HDR-09"));
+  const json twice = {{"type", "object"},
+                      {"properties", {{"a", {{"type", "string"}, {"x-mcp-header", "Dup"}}},
+                                      {"b", {{"type", "string"}, {"x-mcp-header", "dup"}}}}}};
+  out(m, request(4, "tools/list"));
+  CHECK(has(in(m, result(4, tools_with(twice))), "HDR-09"));
+  const json not_token = {{"type", "object"}, {"properties", {{"a", {{"type", "string"}, {"x-mcp-header", "a b"}}}}}};
+  out(m, request(5, "tools/list"));
+  CHECK(has(in(m, result(5, tools_with(not_token))), "HDR-09"));
+}
