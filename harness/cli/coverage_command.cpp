@@ -69,7 +69,8 @@ void add_coverage_command(CLI::App& app, int& exit_code) {
     if (!scenarios.empty() && a->role != "client" && protocol::is_modern_version(versions.front()))
       for (const char* id : {"RT-01", "BASE-07", "BASE-23", "MRTR-02", "MRTR-03", "MRTR-04", "MRTR-05", "CACHE-01",
                              "CACHE-02", "DISC-04", "ERR-03", "ERR-04", "SUB-01", "SUB-02", "SUB-05", "SUB-13", "STDIO-09",
-                             "MRTR-01", "HTTP-27", "CAN-10", "META-06", "HDR-09"})
+                             "MRTR-01", "HTTP-27", "CAN-10", "META-06", "HDR-09", "BASE-19", "BASE-20", "BASE-24",
+                             "RT-04"})
         covered.insert(id);
     // The client-role monitors (docs/testing-clients.md) check these on every client message.
     bool any_client = std::any_of(scenarios.begin(), scenarios.end(), [](const auto& s) { return s.role == scenario::Role::Client; });

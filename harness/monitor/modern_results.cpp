@@ -76,70 +76,6 @@ Findings judge_cache_hints(const json& result, const std::string& method) {
   return out;
 }
 
-Findings judge_result(const json& result, const std::string& method) {
-  Findings out;
-  if (!result.is_object()) return out;  // the schema monitor reports it
-  if (!result.contains("resultType")) {
-    out.push_back({kMonitor, {"RT-01", "BASE-07"},
-                   "the result" + (method.empty() ? std::string() : " of " + method) + " has no resultType"});
-    return out;
-  }
-  const json& type = result["resultType"];
-  if (type == protocol::result_type::kInputRequired) return judge_input_required(result, method);
-  if (type != protocol::result_type::kComplete) {
-    // Extension values (task) are judged where their extension is; an unknown one is invalid here.
-    if (type != "task")
-      out.push_back({kMonitor, {"RT-01"}, "resultType " + type.dump().substr(0, 60) +
-                                              " is neither complete nor input_required"});
-    return out;
-  }
-  if (cacheable(method))
-    for (auto& f : judge_cache_hints(result, method)) out.push_back(std::move(f));
-  if (method == "tools/list")
-    for (auto& f : judge_tool_headers(result)) out.push_back(std::move(f));
-  if (method == "server/discover") {
-    const json* info = nullptr;
-    if (result.contains("_meta") && result["_meta"].is_object() && result["_meta"].contains(protocol::meta_key::kServerInfo))
-      info = &result["_meta"][protocol::meta_key::kServerInfo];
-    if (!info || !info->is_object() || !info->contains("name") || !info->contains("version"))
-      out.push_back({kMonitor, {"DISC-04"}, "the server/discover result does not name the server (_meta " +
-                                                std::string(protocol::meta_key::kServerInfo) + " with name and version)"});
-  }
-  return out;
-}
-
-Findings judge_error_code(const json& message) {
-  const json& error = message["error"];
-  if (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer()) return {};
-  const long long code = error["code"].get<long long>();
-  if (code == kRetiredNotFound || code == kRetiredUrlElicitation)
-    return {{kMonitor, {"ERR-04"}, "error code " + std::to_string(code) + " is retired in 2026-07-28"}};
-  const bool defined = code == protocol::modern_error::kHeaderMismatch ||
-                       code == protocol::modern_error::kMissingRequiredClientCapability ||
-                       code == protocol::modern_error::kUnsupportedProtocolVersion;
-  if (code >= kSpecRangeLow && code <= kSpecRangeHigh && !defined)
-    return {{kMonitor, {"ERR-03"}, "error code " + std::to_string(code) +
-                                       " lies in the spec's reserved range but is none of -32020, -32021, -32022"}};
-  return {};
-}
-
-// The capability an input request's method needs from the client.
-const char* needed_capability(const std::string& method) {
-  if (method == "elicitation/create") return "elicitation";
-  if (method == "sampling/createMessage") return "sampling";
-  if (method == "roots/list") return "roots";
-  return nullptr;
-}
-
-// The params.notifications flag a change notification needs (resources/updated: resourceSubscriptions).
-const char* filter_key(const std::string& method) {
-  if (method == "notifications/tools/list_changed") return "toolsListChanged";
-  if (method == "notifications/prompts/list_changed") return "promptsListChanged";
-  if (method == "notifications/resources/list_changed") return "resourcesListChanged";
-  if (method == "notifications/resources/updated") return "resourceSubscriptions";
-  return nullptr;
-}
-
 // x-mcp-header (HDR-09): what makes one annotation invalid, or "" when it is fine. `property`
 // is the annotated schema, `on_chain` whether it is reached from the root through "properties" only.
 std::string header_annotation_problem(const json& property, bool on_chain) {
@@ -201,6 +137,132 @@ Findings judge_tool_headers(const json& result) {
   return out;
 }
 
+Findings judge_result(const json& result, const std::string& method) {
+  Findings out;
+  if (!result.is_object()) return out;  // the schema monitor reports it
+  if (!result.contains("resultType")) {
+    out.push_back({kMonitor, {"RT-01", "BASE-07"},
+                   "the result" + (method.empty() ? std::string() : " of " + method) + " has no resultType"});
+    return out;
+  }
+  const json& type = result["resultType"];
+  if (type == protocol::result_type::kInputRequired) return judge_input_required(result, method);
+  if (type != protocol::result_type::kComplete) {
+    // Extension values (task) are judged in inbound(), against what the request declared.
+    if (type != "task")
+      out.push_back({kMonitor, {"RT-01"}, "resultType " + type.dump().substr(0, 60) +
+                                              " is neither complete nor input_required"});
+    return out;
+  }
+  if (cacheable(method))
+    for (auto& f : judge_cache_hints(result, method)) out.push_back(std::move(f));
+  if (method == "tools/list")
+    for (auto& f : judge_tool_headers(result)) out.push_back(std::move(f));
+  if (method == "server/discover") {
+    const json* info = nullptr;
+    if (result.contains("_meta") && result["_meta"].is_object() && result["_meta"].contains(protocol::meta_key::kServerInfo))
+      info = &result["_meta"][protocol::meta_key::kServerInfo];
+    if (!info || !info->is_object() || !info->contains("name") || !info->contains("version"))
+      out.push_back({kMonitor, {"DISC-04"}, "the server/discover result does not name the server (_meta " +
+                                                std::string(protocol::meta_key::kServerInfo) + " with name and version)"});
+  }
+  return out;
+}
+
+Findings judge_error_code(const json& message) {
+  const json& error = message["error"];
+  if (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer()) return {};
+  const long long code = error["code"].get<long long>();
+  if (code == kRetiredNotFound || code == kRetiredUrlElicitation)
+    return {{kMonitor, {"ERR-04"}, "error code " + std::to_string(code) + " is retired in 2026-07-28"}};
+  const bool defined = code == protocol::modern_error::kHeaderMismatch ||
+                       code == protocol::modern_error::kMissingRequiredClientCapability ||
+                       code == protocol::modern_error::kUnsupportedProtocolVersion;
+  if (code >= kSpecRangeLow && code <= kSpecRangeHigh && !defined)
+    return {{kMonitor, {"ERR-03"}, "error code " + std::to_string(code) +
+                                       " lies in the spec's reserved range but is none of -32020, -32021, -32022"}};
+  return {};
+}
+
+// The capability an input request's method needs from the client.
+const char* needed_capability(const std::string& method) {
+  if (method == "elicitation/create") return "elicitation";
+  if (method == "sampling/createMessage") return "sampling";
+  if (method == "roots/list") return "roots";
+  return nullptr;
+}
+
+// The params.notifications flag a change notification needs (resources/updated: resourceSubscriptions).
+const char* filter_key(const std::string& method) {
+  if (method == "notifications/tools/list_changed") return "toolsListChanged";
+  if (method == "notifications/prompts/list_changed") return "promptsListChanged";
+  if (method == "notifications/resources/list_changed") return "resourcesListChanged";
+  if (method == "notifications/resources/updated") return "resourceSubscriptions";
+  return nullptr;
+}
+
+// _meta key names (BASE-19, BASE-20): an optional prefix of dot-separated labels (letter first,
+// letter or digit last, letters, digits and hyphens between) ending in "/", then a name that, when
+// not empty, starts and ends with a letter or digit (with "-", "_" and "." between).
+std::string meta_key_problem(const std::string& key) {
+  auto alnum = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) != 0; };
+  const auto slash = key.rfind('/');
+  const std::string name = slash == std::string::npos ? key : key.substr(slash + 1);
+  if (!name.empty()) {
+    if (!alnum(name.front()) || !alnum(name.back())) return "BASE-20";
+    for (char ch : name)
+      if (!alnum(ch) && ch != '-' && ch != '_' && ch != '.') return "BASE-20";
+  }
+  if (slash == std::string::npos) return "";
+  const std::string prefix = key.substr(0, slash);
+  std::size_t start = 0;
+  for (;;) {
+    const auto dot = prefix.find('.', start);
+    const std::string label = prefix.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (label.empty() || !std::isalpha(static_cast<unsigned char>(label.front())) || !alnum(label.back()))
+      return "BASE-19";
+    for (char ch : label)
+      if (!alnum(ch) && ch != '-') return "BASE-19";
+    if (dot == std::string::npos) return "";
+    start = dot + 1;
+  }
+}
+
+// The W3C trace keys, when present, hold values of their formats (BASE-24): traceparent fully,
+// tracestate and baggage as strings.
+bool trace_value_ok(const std::string& key, const json& value) {
+  if (key == "traceparent") {
+    static const std::string kHex = "0123456789abcdef";
+    if (!value.is_string()) return false;
+    const std::string v = value.get<std::string>();
+    if (v.size() != 55 || v[2] != '-' || v[35] != '-' || v[52] != '-') return false;
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (i != 2 && i != 35 && i != 52 && kHex.find(v[i]) == std::string::npos) return false;
+    return true;
+  }
+  if (key == "tracestate" || key == "baggage") return value.is_string();
+  return true;
+}
+
+Findings judge_meta_keys(const json& message) {
+  const json* meta = nullptr;
+  for (const char* holder : {"params", "result"})
+    if (message.contains(holder) && message[holder].is_object() && message[holder].contains("_meta") &&
+        message[holder]["_meta"].is_object())
+      meta = &message[holder]["_meta"];
+  if (!meta) return {};
+  Findings out;
+  for (const auto& [key, value] : meta->items()) {
+    if (std::string rule = meta_key_problem(key); !rule.empty())
+      out.push_back({kMonitor, {rule}, "the _meta key \"" + key.substr(0, 80) + "\" is not a valid key name"});
+    else if (!trace_value_ok(key, value))
+      out.push_back({kMonitor, {"BASE-24"}, "the _meta key " + key + " holds " + value.dump().substr(0, 80) +
+                                                ", not a value of its W3C format"});
+    if (out.size() >= 3) break;
+  }
+  return out;
+}
+
 // Bounds what is kept per request: a long run forgets the oldest rather than grow without end.
 constexpr std::size_t kMaxTracked = 10000;
 
@@ -235,6 +297,20 @@ Findings ModernResultsMonitor::input_capabilities(const json& result, const prot
   }
   return {};
 }
+
+namespace {
+
+// Whether the request `c` answers declared the tasks extension in its _meta (`declared`: id_key -> _meta).
+bool declared_tasks_extension(const std::map<std::string, json>& declared, const protocol::Classified& c) {
+  if (!c.id) return false;
+  auto it = declared.find(protocol::id_key(*c.id));
+  if (it == declared.end() || !it->second.contains(protocol::meta_key::kClientCapabilities)) return false;
+  const json& caps = it->second[protocol::meta_key::kClientCapabilities];
+  return caps.is_object() && caps.contains("extensions") && caps["extensions"].is_object() &&
+         caps["extensions"].contains("io.modelcontextprotocol/tasks");
+}
+
+}  // namespace
 
 Findings ModernResultsMonitor::notification(const Ledger& ledger, const json& message, const protocol::Classified& c) {
   const json* tag = nullptr;
@@ -298,11 +374,20 @@ Findings ModernResultsMonitor::inbound(const Ledger& ledger, const json& message
     case Kind::Request:
       return {{kMonitor, {"BASE-23", "MRTR-01", "STDIO-09", "HTTP-27"}, "the server sent a JSON-RPC request (" + c.method +
                                           "); from 2026-07-28 a server asks for input only inside results"}};
-    case Kind::Notification: return notification(ledger, message, c);
+    case Kind::Notification: {
+      Findings out = notification(ledger, message, c);
+      for (auto& f : judge_meta_keys(message)) out.push_back(std::move(f));
+      return out;
+    }
     case Kind::Result: {
       Findings out = judge_result(message["result"], answered_method);
-      if (message["result"].is_object() && message["result"].value("resultType", json()) == protocol::result_type::kInputRequired)
+      const json type = message["result"].is_object() ? message["result"].value("resultType", json()) : json();
+      if (type == protocol::result_type::kInputRequired)
         for (auto& f : input_capabilities(message["result"], c)) out.push_back(std::move(f));
+      if (type == "task" && !declared_tasks_extension(declared_, c))
+        out.push_back({kMonitor, {"RT-04"}, "resultType task answers a request that did not declare the extension "
+                                            "io.modelcontextprotocol/tasks"});
+      for (auto& f : judge_meta_keys(message)) out.push_back(std::move(f));
       return out;
     }
     case Kind::Error: return judge_error_code(message);

@@ -11,7 +11,9 @@
 //    spec's range -32099..-32020 (ERR-03);
 //  - a server sends no JSON-RPC requests (BASE-23, MRTR-01), and notifications/cancelled only to
 //    end a subscription (CAN-10); log messages only when a request asked for them (META-06);
-//    progress and log messages are never tagged as subscription traffic (SUB-13);
+//    progress and log messages are never tagged as subscription traffic (SUB-13); _meta key names
+//    and the W3C trace values are well formed (BASE-19, BASE-20, BASE-24); resultType task only
+//    answers a request that declared the tasks extension (RT-04);
 //  - an input request asks only for what the request it answers declared in its _meta
 //    clientCapabilities (elicitation, sampling, roots: MRTR-05);
 //  - a change notification travels on a subscriptions/listen stream the harness opened: tagged in

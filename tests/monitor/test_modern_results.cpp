@@ -177,3 +177,27 @@ TEST_CASE("modern monitor: x-mcp-header annotations are linted on tools/list", "
   out(m, request(5, "tools/list"));
   CHECK(has(in(m, result(5, tools_with(not_token))), "HDR-09"));
 }
+
+TEST_CASE("modern monitor: _meta key names, W3C trace values, resultType task only with the tasks extension",
+          "[monitor][modern]") {
+  auto m = make();
+  auto with_meta = [](json id, json meta_object) {
+    return result(std::move(id), {{"resultType", "complete"}, {"content", json::array()}, {"_meta", std::move(meta_object)}});
+  };
+  out(m, request(1, "tools/call", {{"name", "x"}}));
+  CHECK(in(m, with_meta(1, {{"com.example/trace-id", 1}, {"plain_name.v2", 2}})).empty());
+  out(m, request(2, "tools/call", {{"name", "x"}}));
+  CHECK(has(in(m, with_meta(2, {{"-bad", 1}})), "BASE-20"));
+  out(m, request(3, "tools/call", {{"name", "x"}}));
+  CHECK(has(in(m, with_meta(3, {{"1com.example/x", 1}})), "BASE-19"));
+  out(m, request(4, "tools/call", {{"name", "x"}}));
+  CHECK(has(in(m, with_meta(4, {{"traceparent", "not-a-traceparent"}})), "BASE-24"));
+  out(m, request(5, "tools/call", {{"name", "x"}}));
+  CHECK(in(m, with_meta(5, {{"traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}})).empty());
+  const json task = {{"resultType", "task"}, {"task", {{"taskId", "t"}}}};
+  out(m, request(6, "tools/call", {{"name", "x"}}));
+  CHECK(has(in(m, result(6, task)), "RT-04"));
+  out(m, request(7, "tools/call",
+                 {{"name", "x"}, {"_meta", meta({{"extensions", {{"io.modelcontextprotocol/tasks", json::object()}}}})}}));
+  CHECK_FALSE(has(in(m, result(7, task)), "RT-04"));
+}
