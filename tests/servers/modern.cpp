@@ -8,7 +8,6 @@ namespace testserver {
 
 namespace {
 
-constexpr std::string_view kMetaPrefix = "io.modelcontextprotocol/";
 constexpr const char* kProtocolVersionKey = "io.modelcontextprotocol/protocolVersion";
 constexpr const char* kClientCapabilitiesKey = "io.modelcontextprotocol/clientCapabilities";
 constexpr const char* kServerInfoKey = "io.modelcontextprotocol/serverInfo";
@@ -71,10 +70,9 @@ Outcome discover(Session& s) {
 bool is_modern_request(const json& params) {
   const json* meta = find_member(params, "_meta");
   if (meta == nullptr || !meta->is_object()) return false;
-  for (const auto& [key, value] : meta->items()) {
-    if (key.starts_with(kMetaPrefix)) return true;
-  }
-  return false;
+  // Only the modern per-request fields count: 2025-11-25 has io.modelcontextprotocol/ keys of its
+  // own (related-task) on legacy requests.
+  return meta->contains(kProtocolVersionKey) || meta->contains(kClientCapabilitiesKey);
 }
 
 Outcome route_modern(Session& s, const std::string& method, const Request& req) {

@@ -18,8 +18,8 @@ struct Request;
 
 inline constexpr std::string_view kModernVersion = "2026-07-28";
 
-// True when the request speaks the modern era: params._meta carries a key under
-// io.modelcontextprotocol/ (a request that forgot one of them is still modern, and gets -32602).
+// True when the request speaks the modern era: params._meta carries the modern version or client
+// capabilities field (a request with only one of them is still modern, and gets -32602).
 bool is_modern_request(const json& params);
 
 // Serves one modern request: checks _meta and the version, then routes the method.
