@@ -208,6 +208,13 @@ void resolve_fixtures(Scenario& s, std::vector<LoadError>& errors) {
   if (!f) return;
   s.fixture_steps = f->steps;
   if (f->at_modern.empty()) return;
+  s.modern_fixture = f->at_modern;
+  // A stand-in that is not there (a fixture file copied without it) leaves the scenario runnable
+  // at the legacy versions: null steps make the runner skip it at modern ones, saying why.
+  if (!find_fixture(s.dir, f->at_modern)) {
+    s.modern_fixture_steps = nullptr;
+    return;
+  }
   auto modern = load_fixture(s, f->at_modern, errors);
   if (!modern) return;
   if (!modern->at_modern.empty()) {
@@ -215,7 +222,6 @@ void resolve_fixtures(Scenario& s, std::vector<LoadError>& errors) {
                                               "\") names a further at_modern; one step of indirection is allowed"});
     return;
   }
-  s.modern_fixture = f->at_modern;
   s.modern_fixture_steps = modern->steps;
 }
 

@@ -47,6 +47,11 @@ class Execution : public StepExecutor {
 
   void run() {
     start_vars({{"negotiated", nullptr}, {"server_capabilities", nullptr}, {"alive", alive_probe()}});
+    if (protocol::is_modern(cfg_.proposed_version) && !s_.modern_fixture.empty() && s_.modern_fixture_steps.is_null()) {
+      skip_reason_ = "fixture \"" + s_.modern_fixture + "\" (what \"" + s_.fixture + "\" becomes at " +
+                     cfg_.proposed_version + ") was not found next to the scenario or above it";
+      return;
+    }
     start_target();
     try {
       if (!fixture_steps().empty()) {
