@@ -65,9 +65,9 @@ fuzz::TransportFactory make_factory(const scenario::TargetSpec& target) {
 
 int run_fuzz(const FuzzArgs& a) {
   if (a.target.server.empty() && a.target.url.empty()) throw UsageError("mcpspec fuzz needs --server CMD or --url URL");
-  if (protocol::is_described_only_version(a.protocol) || protocol::is_modern(a.protocol))
-    throw UsageError("--protocol " + a.protocol + ": not yet supported for fuzzing (mcpspec cannot yet hold a "
-                     "stateless session at this version)");
+  if (protocol::is_modern_version(a.protocol))
+    throw UsageError("--protocol " + a.protocol + ": not yet supported for fuzzing (the live fuzzer holds only "
+                     "initialize-based sessions; mcpspec run tests servers at this version)");
   if (!protocol::is_known_version(a.protocol))
     throw UsageError("--protocol " + a.protocol + ": not a version mcpspec knows");
 

@@ -264,15 +264,6 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
                   scenarios.end());
   if (scenarios.empty()) throw UsageError("no scenario matches the given paths, --filter and --tag");
   auto protocols = protocols_from(a.protocol);
-  // Only the client role serves the stateless era so far (issue 27 part B); the server role keeps
-  // to the legacy versions until its sessions can run without initialize.
-  if (role == scenario::Role::Server) {
-    if (a.protocol != "all" && protocol::is_modern(a.protocol))
-      throw UsageError("--protocol " + a.protocol + " is not yet supported for server runs: mcpspec cannot yet hold a "
-                       "stateless (initialize-free) session with a server (client runs support it)");
-    protocols.erase(std::remove_if(protocols.begin(), protocols.end(), [](const std::string& v) { return protocol::is_modern(v); }),
-                    protocols.end());
-  }
 
   std::unique_ptr<protocol::SchemaRegistry> user_schema;
   if (!a.schema.empty()) user_schema = protocol::SchemaRegistry::from_file(a.schema, protocols.front());

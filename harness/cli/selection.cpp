@@ -105,14 +105,10 @@ std::vector<scenario::Scenario> select_scenarios(const Selection& sel) {
 }
 
 std::vector<std::string> protocols_from(const std::string& arg) {
-  if (arg == "all") return protocol::known_versions();
-  if (!protocol::is_known_version(arg)) {
+  if (arg == "all") return protocol::runnable_versions();
+  if (!protocol::is_runnable_version(arg)) {
     std::string known;
-    for (const auto& v : protocol::known_versions()) known += " " + v;
-    if (protocol::is_described_only_version(arg))
-      throw UsageError("--protocol " + arg + " is not yet supported for runs: mcpspec carries its message schemas and "
-                       "requirement catalog, but cannot yet hold a stateless (initialize-free) session (runnable:" +
-                       known + ", or all)");
+    for (const auto& v : protocol::runnable_versions()) known += " " + v;
     throw UsageError("--protocol " + arg + " is not a version mcpspec knows (known:" + known + ", or all)");
   }
   return {arg};

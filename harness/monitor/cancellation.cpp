@@ -14,6 +14,10 @@ Findings judge_cancellation(const Ledger& ledger, const nlohmann::json& message,
   if (ledger.initialize_from_peer && key == ledger.initialize_key)
     return {{"cancellation", {"CAN-02"}, std::string("the ") + protocol::sender_name(ledger.peer) +
                                              " cancelled its initialize request"}};
+  // From 2026-07-28 a server ends a subscriptions/listen stream of the harness this way (SUB-10).
+  const auto ours = ledger.ours.find(key);
+  if (ledger.peer == protocol::Sender::Server && ours != ledger.ours.end() && ours->second.method == "subscriptions/listen")
+    return {};
   if (!ledger.theirs.count(key))
     return {{"cancellation", {"CAN-01"}, std::string("the ") + protocol::sender_name(ledger.peer) +
                                              " cancelled request " + compact(id) + ", which it never sent"}};

@@ -21,7 +21,8 @@ void Monitors::reset() {
   fresh.peer = ledger_.peer;
   ledger_ = std::move(fresh);
   progress_.reset();
-  modern_.reset();
+  modern_requests_.reset();
+  modern_results_.reset();
 }
 
 void Monitors::record_request(std::map<std::string, RequestRecord>& book, const json& message,
@@ -41,7 +42,30 @@ void Monitors::record_request(std::map<std::string, RequestRecord>& book, const 
     // No capabilities member: the client declared none.
     ledger_.client_caps = has_params && params->contains("capabilities") ? (*params)["capabilities"] : json::object();
   }
+  if (c.method == "server/discover") record_discover_request(message);
   if (c.id && !c.id->is_null()) book[key] = std::move(r);
+}
+
+// At a modern version server/discover stands where initialize stood: the version its _meta asks
+// for is the proposed one (what messages are validated against until the answer).
+void Monitors::record_discover_request(const json& message) {
+  const auto params = message.find("params");
+  if (params == message.end() || !params->is_object() || !params->contains("_meta")) return;
+  const json& meta = (*params)["_meta"];
+  if (!meta.is_object() || !meta.contains(protocol::meta_key::kProtocolVersion)) return;
+  const json& v = meta[protocol::meta_key::kProtocolVersion];
+  if (v.is_string() && known_version_(v.get<std::string>())) ledger_.proposed = v.get<std::string>();
+}
+
+// A DiscoverResult declares the server's capabilities; the version asked for counts as negotiated
+// when its supportedVersions lists it.
+void Monitors::record_discover_result(const json& result) {
+  if (!result.is_object()) return;
+  ledger_.server_caps = result.contains("capabilities") ? result["capabilities"] : json::object();
+  const auto versions = result.find("supportedVersions");
+  if (ledger_.proposed.empty() || versions == result.end() || !versions->is_array()) return;
+  for (const auto& v : *versions)
+    if (v.is_string() && v.get<std::string>() == ledger_.proposed) ledger_.negotiated = ledger_.proposed;
 }
 
 void Monitors::record_response(std::map<std::string, RequestRecord>& book, const json& message,
@@ -50,6 +74,7 @@ void Monitors::record_response(std::map<std::string, RequestRecord>& book, const
   auto it = book.find(protocol::id_key(*c.id));
   if (it == book.end() || it->second.answered) return;
   it->second.answered = true;
+  if (it->second.method == "server/discover" && c.kind == Kind::Result) record_discover_result(message["result"]);
   if (it->second.method != "initialize" || c.kind != Kind::Result) return;
   ledger_.initialize_answered = true;
   const json& result = message["result"];
@@ -69,6 +94,7 @@ void Monitors::outbound(const json& message, const protocol::Classified& c, bool
   switch (c.kind) {
     case Kind::Request:
       progress_.outbound_request(message, c);
+      modern_results_.outbound(message, c);
       record_request(ledger_.ours, message, c, false);
       break;
     case Kind::Notification:
@@ -76,7 +102,7 @@ void Monitors::outbound(const json& message, const protocol::Classified& c, bool
       break;
     case Kind::Result:
     case Kind::Error:
-      modern_.outbound(ledger_, c);
+      modern_requests_.outbound(ledger_, c);
       record_response(ledger_.theirs, message, c, nullptr);
       break;
     default:
@@ -89,7 +115,7 @@ Monitors::Judged Monitors::inbound(const json& message, const protocol::Classifi
   auto add = [&out](Findings found) {
     for (auto& f : found) out.findings.push_back(std::move(f));
   };
-  add(modern_.inbound(ledger_, message, c, version));
+  add(modern_requests_.inbound(ledger_, message, c, version));
   // A modern client opens no session, so the legacy handshake order does not apply to it.
   const bool legacy_lifecycle = !(ledger_.peer == protocol::Sender::Client && protocol::is_modern(version) &&
                                   ledger_.initialize_key.empty() && c.method != "initialize");
@@ -112,11 +138,14 @@ Monitors::Judged Monitors::inbound(const json& message, const protocol::Classifi
     case Kind::Result:
     case Kind::Error:
       add(judge_response_id(ledger_, c, out.answered_method));
-      record_response(ledger_.ours, message, c, &out.events);
       break;
     default:
       break;
   }
+  // At a modern version, judged before the ledger records a response (a discover result must not
+  // count as answered before its own checks).
+  if (protocol::is_modern(version)) add(modern_results_.inbound(ledger_, message, c, out.answered_method));
+  if (c.kind == Kind::Result || c.kind == Kind::Error) record_response(ledger_.ours, message, c, &out.events);
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include "harness/monitor/finding.hpp"
 #include "harness/monitor/ledger.hpp"
 #include "harness/monitor/modern_requests.hpp"
+#include "harness/monitor/modern_results.hpp"
 #include "harness/monitor/progress.hpp"
 
 #include <nlohmann/json.hpp>
@@ -51,10 +52,13 @@ class Monitors {
                       const protocol::Classified& c, bool from_peer);
   void record_response(std::map<std::string, RequestRecord>& book, const nlohmann::json& message,
                        const protocol::Classified& c, std::vector<std::string>* events);
+  void record_discover_request(const nlohmann::json& message);
+  void record_discover_result(const nlohmann::json& result);
 
   Ledger ledger_;
   ProgressMonitor progress_;
-  ModernRequestsMonitor modern_;  // a client's duties at 2026-07-28 (modern_requests.hpp)
+  ModernRequestsMonitor modern_requests_;  // a client's duties at 2026-07-28 (modern_requests.hpp)
+  ModernResultsMonitor modern_results_;    // a server's messages at 2026-07-28 (modern_results.hpp)
   std::function<bool(std::string_view)> known_version_;
 };
 

@@ -5,16 +5,11 @@
 namespace mcpspec::protocol {
 
 const std::vector<std::string>& known_versions() {
-  static const std::vector<std::string> v = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"};
+  static const std::vector<std::string> v = {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"};
   return v;
 }
 
-// The default stays the newest legacy version until the server role runs the stateless era too
-// (issue 27, part A): a default run must not change under anyone's feet.
-const std::string& latest_version() {
-  static const std::string v = "2025-11-25";
-  return v;
-}
+const std::string& latest_version() { return known_versions().back(); }
 
 bool is_known_version(std::string_view v) {
   for (const auto& k : known_versions())
@@ -22,16 +17,27 @@ bool is_known_version(std::string_view v) {
   return false;
 }
 
-const std::vector<std::string>& described_only_versions() {
-  static const std::vector<std::string> v = {};
+const std::vector<std::string>& modern_versions() {
+  static const std::vector<std::string> v = {"2026-07-28"};
   return v;
 }
 
-bool is_described_only_version(std::string_view v) {
-  for (const auto& k : described_only_versions())
+bool is_modern_version(std::string_view v) {
+  for (const auto& k : modern_versions())
     if (k == v) return true;
   return false;
 }
+
+const std::vector<std::string>& runnable_versions() {
+  static const std::vector<std::string> v = [] {
+    std::vector<std::string> all = known_versions();
+    all.insert(all.end(), modern_versions().begin(), modern_versions().end());
+    return all;
+  }();
+  return v;
+}
+
+bool is_runnable_version(std::string_view v) { return is_known_version(v) || is_modern_version(v); }
 
 namespace {
 

@@ -9,18 +9,21 @@
 
 namespace mcpspec::protocol {
 
-// The versions the harness runs (proposes, negotiates, runs scenarios at), oldest first.
-// latest_version() is the default the harness proposes: the newest legacy (initialize-based)
-// version, 2025-11-25; 2026-07-28 runs when --protocol names it (or all).
+// The versions the harness runs (proposes, negotiates, runs scenarios at), oldest first. The
+// latest is the default the harness proposes.
 const std::vector<std::string>& known_versions();
 const std::string& latest_version();
 bool is_known_version(std::string_view v);
 
-// Versions whose message schemas and requirement catalog mcpspec carries but cannot run yet
-// (none at present: 2026-07-28 runs since the client role serves it). Their messages can be
-// validated; `--protocol` names them with a clear refusal.
-const std::vector<std::string>& described_only_versions();
-bool is_described_only_version(std::string_view v);
+// The stateless versions (2026-07-28): no initialize, every request carries its version in
+// _meta. Servers are tested at them (a server/discover stands where the handshake stood); the
+// live fuzzer does not hold such sessions yet.
+const std::vector<std::string>& modern_versions();
+bool is_modern_version(std::string_view v);
+// What `--protocol` accepts and `--protocol all` runs: the known versions, then the modern ones.
+// The default the harness proposes stays latest_version().
+const std::vector<std::string>& runnable_versions();
+bool is_runnable_version(std::string_view v);
 
 // A range: "all", "2025-06-18", ">=2025-03-26", "<=2025-03-26", ">2024-11-05", "<2025-11-25",
 // "2024-11-05..2025-06-18", or a JSON array of those (any of). Versions compare as dates, so a

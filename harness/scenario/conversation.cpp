@@ -73,7 +73,8 @@ void Conversation::report(const monitor::Finding& f, const std::string& received
   monitor_finding(f.monitor, f.requirements, f.message, received);
 }
 
-void Conversation::send(const json& message, bool deliberately_invalid, Deadline deadline) {
+void Conversation::send(const json& written, bool deliberately_invalid, Deadline deadline, bool as_written) {
+  const json message = as_written ? written : outgoing(written);
   auto c = protocol::classify(message);
   if (!deliberately_invalid) {
     if (!c.problems.empty())

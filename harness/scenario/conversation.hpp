@@ -71,8 +71,9 @@ class Conversation {
   Conversation(const Conversation&) = delete;
   Conversation& operator=(const Conversation&) = delete;
 
-  // Sends a message. Unless `deliberately_invalid`, an invalid message throws ScenarioBug.
-  void send(const nlohmann::json& message, bool deliberately_invalid, Deadline deadline);
+  // Sends a message. Unless `deliberately_invalid`, an invalid message throws ScenarioBug. Unless
+  // `as_written`, the role may first complete it (outgoing()).
+  void send(const nlohmann::json& message, bool deliberately_invalid, Deadline deadline, bool as_written = false);
   void send_raw(const std::string& bytes, Deadline deadline);
   // A fresh request id not used before in this session (each role has its own kind of id).
   virtual nlohmann::json next_request_id() = 0;
@@ -137,6 +138,9 @@ class Conversation {
   // --- What each role decides ---
   // Before a message goes out (before the monitors record it).
   virtual void before_send(const protocol::Classified&) {}
+  // What the role adds to a message the scenario sends (a client's per-request _meta at a modern
+  // version); the message as it is by default.
+  virtual nlohmann::json outgoing(const nlohmann::json& message) const { return message; }
   // A request from the target, after the monitors judged it (the role answers what it must).
   virtual void on_peer_request(const nlohmann::json&, const protocol::Classified&) {}
   // Set by on_peer_request when the role answered the request itself: it stays out of the inbox.

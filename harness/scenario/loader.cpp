@@ -162,18 +162,34 @@ std::optional<std::string> find_fixture(const std::string& dir, const std::strin
   return std::nullopt;
 }
 
-nlohmann::json load_fixture(const Scenario& s, std::vector<LoadError>& errors) {
-  auto path = find_fixture(s.dir, s.fixture);
+// A fixture file's steps (checked like scenario steps) and the fixture it names for modern
+// versions ("at_modern"), or nullopt after reporting why it cannot be used.
+struct Fixture {
+  nlohmann::json steps;
+  std::string at_modern;
+};
+
+std::optional<Fixture> load_fixture(const Scenario& s, const std::string& name, std::vector<LoadError>& errors) {
+  auto path = find_fixture(s.dir, name);
   if (!path) {
-    errors.push_back({s.file, "/fixture", "fixture \"" + s.fixture + "\" not found (looked for fixtures/" + s.fixture +
+    errors.push_back({s.file, "/fixture", "fixture \"" + name + "\" not found (looked for fixtures/" + name +
                                               ".json in " + s.dir + " and the folders above it)"});
-    return nlohmann::json::array();
+    return std::nullopt;
   }
   auto doc = read_json_file(*path, errors);
-  if (!doc) return nlohmann::json::array();
+  if (!doc) return std::nullopt;
   if (!doc->is_object() || !doc->contains("steps") || !(*doc)["steps"].is_array()) {
     errors.push_back({*path, "", "a fixture file is an object with \"name\" and \"steps\""});
-    return nlohmann::json::array();
+    return std::nullopt;
+  }
+  Fixture f;
+  if (doc->contains("at_modern")) {
+    const auto& m = (*doc)["at_modern"];
+    if (!m.is_string() || m.get<std::string>().empty() || m.get<std::string>() == name) {
+      errors.push_back({*path, "/at_modern", "\"at_modern\" names another fixture (a non-empty string)"});
+      return std::nullopt;
+    }
+    f.at_modern = m.get<std::string>();
   }
   // Fixture steps obey the same rules as scenario steps: validate them inside a stand-in scenario.
   nlohmann::json wrapper = {{"id", "fixture"}, {"title", "fixture"}, {"role", "server"},
@@ -181,7 +197,32 @@ nlohmann::json load_fixture(const Scenario& s, std::vector<LoadError>& errors) {
   std::size_t before = errors.size();
   for (auto& issue : scenario_schema_issues(wrapper)) errors.push_back({*path, issue.pointer, issue.message});
   if (errors.size() == before) check_steps((*doc)["steps"], s.role, "/steps", *path, errors);
-  return errors.size() == before ? (*doc)["steps"] : nlohmann::json::array();
+  if (errors.size() != before) return std::nullopt;
+  f.steps = (*doc)["steps"];
+  return f;
+}
+
+// The scenario's fixture and, when its file names one, the fixture standing in at modern versions.
+void resolve_fixtures(Scenario& s, std::vector<LoadError>& errors) {
+  auto f = load_fixture(s, s.fixture, errors);
+  if (!f) return;
+  s.fixture_steps = f->steps;
+  if (f->at_modern.empty()) return;
+  s.modern_fixture = f->at_modern;
+  // A stand-in that is not there (a fixture file copied without it) leaves the scenario runnable
+  // at the legacy versions: null steps make the runner skip it at modern ones, saying why.
+  if (!find_fixture(s.dir, f->at_modern)) {
+    s.modern_fixture_steps = nullptr;
+    return;
+  }
+  auto modern = load_fixture(s, f->at_modern, errors);
+  if (!modern) return;
+  if (!modern->at_modern.empty()) {
+    errors.push_back({s.file, "/fixture", "fixture \"" + f->at_modern + "\" (at_modern of \"" + s.fixture +
+                                              "\") names a further at_modern; one step of indirection is allowed"});
+    return;
+  }
+  s.modern_fixture_steps = modern->steps;
 }
 
 void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutcome& out) {
@@ -240,7 +281,7 @@ void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutc
   if (doc.contains("transport_options")) s.transport_options = doc["transport_options"];
   if (doc.contains("answers")) s.answers = doc["answers"];
   check_steps(s.steps, s.role, "/steps", file, out.errors);
-  if (s.fixture != "none") s.fixture_steps = load_fixture(s, out.errors);
+  if (s.fixture != "none") resolve_fixtures(s, out.errors);
   if (out.errors.size() == before) out.scenarios.push_back(std::move(s));
 }
 

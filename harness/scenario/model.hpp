@@ -36,6 +36,11 @@ struct Scenario {
   std::vector<std::string> server_capabilities, client_capabilities, transports, tags;  // transports: names
   std::string fixture = "initialized";
   nlohmann::json fixture_steps = nlohmann::json::array();  // resolved from the fixture file
+  // The fixture that stands in for `fixture` at a modern version (2026-07-28 and later), named by
+  // the fixture file's "at_modern" ("initialized" -> "discovered": server/discover instead of the
+  // handshake); empty when the fixture file names none (then `fixture` serves every version).
+  std::string modern_fixture;
+  nlohmann::json modern_fixture_steps = nlohmann::json::array();
   std::optional<int> timeout_ms;
   ValidateMode validate = ValidateMode::Full;
   std::map<std::string, bool> monitors;  // overrides; absent = on
@@ -56,6 +61,10 @@ struct Scenario {
   // listed gets the default answer (ping: an empty result; anything else: -32601). A replayed
   // trace needs it: the recorded client's answers decide what the server does next.
   nlohmann::json answers = nlohmann::json::object();
+
+  // The fixture (its name, its steps) a run at `version` starts from.
+  const std::string& fixture_at(std::string_view version) const;
+  const nlohmann::json& fixture_steps_at(std::string_view version) const;
 
   bool monitor_on(const std::string& name) const {
     auto it = monitors.find(name);

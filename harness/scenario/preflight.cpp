@@ -1,5 +1,8 @@
 #include "harness/scenario/preflight.hpp"
 
+#include "harness/protocol/era.hpp"
+#include "harness/protocol/modern_stamp.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -44,15 +47,19 @@ class StderrTail {
   std::deque<std::string> lines_;
 };
 
-// The first request a client makes of a server: what the suite's handshake fixture sends too.
-std::string initialize_request(const std::string& version) {
-  nlohmann::json msg = {{"jsonrpc", "2.0"},
-                        {"id", 0},
-                        {"method", "initialize"},
-                        {"params",
-                         {{"protocolVersion", version},
-                          {"capabilities", nlohmann::json::object()},
-                          {"clientInfo", {{"name", "mcpspec-preflight"}, {"version", MCPSPEC_VERSION}}}}}};
+// The first request a client makes of a server: what the suite's fixture sends too (initialize,
+// or server/discover with the per-request _meta at a modern version).
+std::string first_request(const std::string& version) {
+  const nlohmann::json identity = {{"name", "mcpspec-preflight"}, {"version", MCPSPEC_VERSION}};
+  if (protocol::is_modern(version)) {
+    nlohmann::json msg = {{"jsonrpc", "2.0"}, {"id", 0}, {"method", "server/discover"}};
+    return protocol::with_modern_meta(msg, version, nlohmann::json::object(), identity).dump();
+  }
+  nlohmann::json msg = {
+      {"jsonrpc", "2.0"},
+      {"id", 0},
+      {"method", "initialize"},
+      {"params", {{"protocolVersion", version}, {"capabilities", nlohmann::json::object()}, {"clientInfo", identity}}}};
   return msg.dump();
 }
 
@@ -96,8 +103,9 @@ std::optional<std::string> probe_server(const RunConfig& c) {
   const bool stdio = c.target.transport == transport::TransportKind::Stdio;
   Deadline deadline = Deadline::after_ms(c.startup_timeout_ms);
   std::optional<std::string> problem;
+  const std::string first = protocol::is_modern(c.proposed_version) ? "server/discover" : "initialize";
   try {
-    t->send(initialize_request(c.proposed_version), deadline);
+    t->send(first_request(c.proposed_version), deadline);
   } catch (const transport::TransportError& e) {
     // Over a network transport the connection worked; what the server makes of the request is the
     // scenarios' to judge (a legacy SSE server without an endpoint event fails SSE-04 there).
@@ -106,7 +114,7 @@ std::optional<std::string> probe_server(const RunConfig& c) {
       t->stop();
       return std::nullopt;
     }
-    problem = fmt::format("{} did not take the initialize request ({}) and ended ({})", who, e.what(),
+    problem = fmt::format("{} did not take the {} request ({}) and ended ({})", who, first, e.what(),
                           wait_for_exit(*t, tail, std::nullopt));
   }
   while (!problem) {
@@ -117,13 +125,13 @@ std::optional<std::string> probe_server(const RunConfig& c) {
       std::string how = e.type == Event::Type::Exited ? e.text : wait_for_exit(*t, tail, e.status);
       // A process that closed its output but lives on has not "ended": say what it did.
       problem = how == kStillRunning
-                    ? fmt::format("{} closed its output before answering initialize and is still running", who)
-                    : fmt::format("{} ended before answering initialize ({})", who, how);
+                    ? fmt::format("{} closed its output before answering {} and is still running", who, first)
+                    : fmt::format("{} ended before answering {} ({})", who, first, how);
     }
     if (e.type == Event::Type::Timeout)
-      problem = fmt::format("{} started but sent nothing in answer to initialize within {} ms "
+      problem = fmt::format("{} started but sent nothing in answer to {} within {} ms "
                             "(--startup-timeout-ms)",
-                            who, c.startup_timeout_ms);
+                            who, first, c.startup_timeout_ms);
   }
   t->stop();
   if (problem) return *problem + tail.text(c.target.spawns);

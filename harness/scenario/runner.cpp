@@ -10,6 +10,7 @@
 #include "harness/scenario/step_executor.hpp"
 #include "harness/scenario/substitute.hpp"
 #include "harness/scenario/workdir.hpp"
+#include "harness/protocol/era.hpp"
 #include "harness/util/json_text.hpp"
 #include "harness/transport/child_process.hpp"
 
@@ -45,15 +46,24 @@ class Execution : public StepExecutor {
   }
 
   void run() {
-    start_vars({{"negotiated", nullptr}, {"server_capabilities", nullptr}});
+    start_vars({{"negotiated", nullptr}, {"server_capabilities", nullptr}, {"alive", alive_probe()}});
+    if (protocol::is_modern(cfg_.proposed_version) && !s_.modern_fixture.empty() && s_.modern_fixture_steps.is_null()) {
+      skip_reason_ = "fixture \"" + s_.modern_fixture + "\" (what \"" + s_.fixture + "\" becomes at " +
+                     cfg_.proposed_version + ") was not found next to the scenario or above it";
+      return;
+    }
     start_target();
     try {
-      if (!s_.fixture_steps.empty()) {
-        run_steps(s_.fixture_steps, -1, "fixture " + s_.fixture);
+      if (!fixture_steps().empty()) {
+        run_fixture("");
         if (has_must_failure()) return;
         r_.negotiated = session_.negotiated();
         vars_["negotiated"] = session_.negotiated().empty() ? json(nullptr) : json(session_.negotiated());
         vars_["server_capabilities"] = session_.server_capabilities();
+        if (auto why = modern_gate()) {
+          skip_reason_ = *why;
+          return;
+        }
         if (auto why = gated_after_handshake()) {
           skip_reason_ = *why;
           return;
@@ -71,6 +81,41 @@ class Execution : public StepExecutor {
     for (const auto& f : r_.findings)
       if (f.level == Level::Must) return true;
     return false;
+  }
+
+  // The request scenarios send to see that the server still answers after a hostile exchange, and
+  // what its answer must match: ping where it exists, server/discover (every modern server answers
+  // it) where ping was removed.
+  json alive_probe() const {
+    if (protocol::is_modern(cfg_.proposed_version))
+      return {{"method", "server/discover"}, {"result", {{"supportedVersions", {{"$type", "array"}}}}}};
+    return {{"method", "ping"}, {"result", {{"$exact", json::object()}}}};
+  }
+
+  const json& fixture_steps() const { return s_.fixture_steps_at(cfg_.proposed_version); }
+
+  void run_fixture(const std::string& when) {
+    run_steps(fixture_steps(), -1, "fixture " + s_.fixture_at(cfg_.proposed_version) + when);
+  }
+
+  // At a modern version the fixture captured the whole server/discover response as "discover"
+  // (fixtures/discovered.json). A server that answers it with an error, or does not list the
+  // version, does not serve this version: the scenario is skipped, as a legacy scenario is when the
+  // server negotiates a version outside its range (mcp/discovery/ judges discover itself). The
+  // DiscoverResult becomes "init", the variable the handshake result was, so scenarios that read
+  // ${init.capabilities} run in both eras.
+  std::optional<std::string> modern_gate() {
+    if (!protocol::is_modern(cfg_.proposed_version) || !vars_.contains("discover")) return std::nullopt;
+    const json& d = vars_["discover"];
+    if (d.contains("error"))
+      return "the server does not serve " + cfg_.proposed_version + ": server/discover was answered with the error " +
+             compact(d["error"]).substr(0, 300);
+    if (!d.contains("result") || !d["result"].is_object()) return std::nullopt;
+    vars_["init"] = d["result"];
+    if (session_.negotiated().empty())
+      return "the server does not list " + cfg_.proposed_version + " in its supportedVersions " +
+             compact(d["result"].value("supportedVersions", json(nullptr))).substr(0, 300);
+    return std::nullopt;
   }
 
   void start_target() {
@@ -129,11 +174,13 @@ class Execution : public StepExecutor {
     } else if (name == "restart") {
       exit_expected_ = false;
       start_target();
-      if (!s_.fixture_steps.empty()) run_steps(s_.fixture_steps, -1, "fixture " + s_.fixture + " (after restart)");
+      if (!fixture_steps().empty()) run_fixture(" (after restart)");
     } else if (name == "run") {
       do_run(step, dl);
     } else if (name == "file") {
       do_file(step);
+    } else if (name == "retry") {
+      do_retry(step, dl);
     } else {
       throw ScenarioBug("\"" + std::string(name) + "\" has no meaning in a server-role scenario");
     }
@@ -151,6 +198,57 @@ class Execution : public StepExecutor {
     }
     json matcher = step.contains("expect") ? subst(step["expect"]) : json{{"status", {{"$lt", 500}}}};
     match_or_fail(step, matcher, out.response, "the HTTP response");
+  }
+
+  // The retry of an input round (protocol 2026-07-28): the last request again, same method and
+  // params, under a new id, carrying inputResponses (the step's own, or "answer_all": one answer
+  // for every input request of the last answer) and the requestState of the answer it retries (or
+  // the step's own requestState; null leaves it out). When the last answer asked for no input
+  // there is nothing to retry: the step is skipped (foreach bodies retry only the tools that ask).
+  void do_retry(const json& step, Deadline dl) {
+    if (last_request_.is_null() || !last_response_.is_object())
+      throw ScenarioBug("retry: no request step ran before it, so there is nothing to retry");
+    json spec = subst(step["retry"]);
+    if (spec.value("fresh", false)) {
+      do_fresh_call(step, dl);
+      return;
+    }
+    const json& answer = last_response_.contains("result") ? last_response_["result"] : json();
+    if (!answer.is_object() || answer.value("resultType", json()) != protocol::result_type::kInputRequired) {
+      session_.event("retry skipped: the last answer asked for no input");
+      return;
+    }
+    json params = last_request_.contains("params") ? last_request_["params"] : json::object();
+    if (!params.is_object()) throw ScenarioBug("retry: the request it retries has no params object");
+    json responses = json::object();
+    if (spec.contains("answer_all")) {
+      if (answer.contains("inputRequests") && answer["inputRequests"].is_object())
+        for (const auto& [key, request] : answer["inputRequests"].items()) responses[key] = spec["answer_all"];
+    } else {
+      responses = spec["inputResponses"];
+    }
+    params["inputResponses"] = responses;
+    params.erase("requestState");
+    if (spec.contains("requestState")) {
+      if (!spec["requestState"].is_null()) params["requestState"] = spec["requestState"];
+    } else if (answer.contains("requestState")) {
+      params["requestState"] = answer["requestState"];
+    }
+    request_and_match(step, {{"method", last_request_["method"]}, {"params", params}}, dl);
+  }
+
+  // "retry": {"fresh": true}: after an answered round, the round's request once more as first
+  // sent (no inputResponses, no requestState), under a new id: a stateless server cannot know the
+  // earlier round. Skipped when no round was answered since the last request step.
+  void do_fresh_call(const json& step, Deadline dl) {
+    json params = last_request_.contains("params") ? last_request_["params"] : json::object();
+    if (!params.is_object() || !params.contains("inputResponses")) {
+      session_.event("fresh call skipped: no input round was answered since the last request");
+      return;
+    }
+    params.erase("inputResponses");
+    params.erase("requestState");
+    request_and_match(step, {{"method", last_request_["method"]}, {"params", params}}, dl);
   }
 
   void do_list(const json& step, Deadline dl) {

@@ -1,5 +1,7 @@
 #include "harness/scenario/session.hpp"
 
+#include "harness/protocol/era.hpp"
+#include "harness/protocol/modern_stamp.hpp"
 #include "harness/util/json_text.hpp"
 
 #include <algorithm>
@@ -22,6 +24,12 @@ void Session::attach(std::unique_ptr<transport::Transport> t) {
 json Session::next_request_id() {
   while (used_ids().count(protocol::id_key(json(next_id_)))) ++next_id_;
   return json(next_id_++);
+}
+
+json Session::outgoing(const json& message) const {
+  if (!protocol::is_modern(config_.proposed_version)) return message;
+  static const json identity = {{"name", "mcpspec"}, {"version", MCPSPEC_VERSION}};
+  return protocol::with_modern_meta(message, config_.proposed_version, json::object(), identity);
 }
 
 void Session::on_closed(const std::string& text) {

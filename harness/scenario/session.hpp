@@ -36,6 +36,9 @@ class Session : public Conversation {
 
  protected:
   void on_peer_request(const nlohmann::json& msg, const protocol::Classified& c) override;
+  // At a modern version (2026-07-28 and later) every request carries the per-request _meta the
+  // handshake used to carry: the version, no client capabilities, mcpspec's identity.
+  nlohmann::json outgoing(const nlohmann::json& message) const override;
   void on_closed(const std::string& text) override;
   void on_exited(const std::string& text) override;
   bool target_done() const override { return gone_; }

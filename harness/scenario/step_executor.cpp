@@ -143,7 +143,7 @@ void StepExecutor::run_step(const json& step, int index, const std::string& labe
 void StepExecutor::dispatch(const StepAction& action, const json& step, Deadline dl) {
   const std::string_view name = action.name;
   if (name == "send") {
-    conv_->send(subst(step["send"]), step.value("invalid", false), dl);
+    conv_->send(subst(step["send"]), step.value("invalid", false), dl, step.value("as_written", false));
   } else if (name == "send_raw") {
     std::string bytes = subst(step["send_raw"]).get<std::string>();
     if (step.value("newline", true)) bytes += "\n";
@@ -205,12 +205,13 @@ void StepExecutor::dispatch(const StepAction& action, const json& step, Deadline
   }
 }
 
-void StepExecutor::do_request(const json& step, Deadline dl) {
-  json body = subst(step["request"]);
+void StepExecutor::do_request(const json& step, Deadline dl) { request_and_match(step, subst(step["request"]), dl); }
+
+void StepExecutor::request_and_match(const json& step, const json& body, Deadline dl) {
   json id = body.contains("id") ? body["id"] : conv_->next_request_id();
   json msg = {{"jsonrpc", "2.0"}, {"id", id}, {"method", body["method"]}};
   if (body.contains("params")) msg["params"] = body["params"];
-  conv_->send(msg, step.value("invalid", false), dl);
+  conv_->send(msg, step.value("invalid", false), dl, step.value("as_written", false));
   auto key = protocol::id_key(id);
   auto got = conv_->take(
       [&](const InboundMessage& m) {
@@ -221,6 +222,8 @@ void StepExecutor::do_request(const json& step, Deadline dl) {
   if (!got)
     fail(step, fmt::format("no response to {} (id {}) {}{}", method, compact(id), waited(step), gone_note()),
          "a response with id " + compact(id), waiting_summary(), "", alive_req());
+  last_request_ = msg;
+  last_response_ = got->json;
   json matcher = step.contains("expect") ? subst(step["expect"]) : json{{"result", {{"$type", "object"}}}};
   match_or_fail(step, matcher, got->json, peers("response to " + method));
   took(step, *got);

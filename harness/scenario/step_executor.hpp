@@ -73,6 +73,12 @@ class StepExecutor {
   virtual const char* target_noun() const = 0;
   virtual void on_signalled() {}
 
+  // Sends `body` ({method, params[, id]}, already substituted) as a request, takes its response
+  // and matches it against the step's expect (default: any result). The request and its response
+  // are kept as last_request_ / last_response_ (a retry of an input round resends the request).
+  void request_and_match(const nlohmann::json& step, const nlohmann::json& body, Deadline dl);
+  nlohmann::json last_request_ = nullptr, last_response_ = nullptr;
+
   // Sets the variables both roles start with (protocol, mcpspec, env, workdir) plus the role's
   // `extra`, and makes the scenario's working folder when it asks for one.
   void start_vars(nlohmann::json extra);

@@ -9,9 +9,9 @@ namespace {
 using R = StepRoles;
 
 const std::vector<StepAction> kActions = {
-    {"send", R::Both, {"invalid"}, {}, {}},
+    {"send", R::Both, {"invalid", "as_written"}, {}, {}},
     {"send_raw", R::Both, {"newline"}, {}, {}},
-    {"request", R::Both, {"expect", "capture", "invalid", "within_ms"}, {}, {}},
+    {"request", R::Both, {"expect", "capture", "invalid", "as_written", "within_ms"}, {}, {}},
     {"notify", R::Both, {"invalid"}, {}, {}},
     {"expect", R::Both, {"capture", "within_ms", "not_before_ms"}, {}, {}},
     {"expect_unordered", R::Both, {"capture", "within_ms"}, {}, {}},
@@ -30,6 +30,7 @@ const std::vector<StepAction> kActions = {
     {"restart", R::ServerUnderTest, {"within_ms"}, {}, {}},
     {"run", R::ServerUnderTest, {"expect_code", "within_ms"}, {}, {}},
     {"file", R::ServerUnderTest, {"exists", "text", "json"}, {}, {}},
+    {"retry", R::ServerUnderTest, {"expect", "capture", "as_written", "within_ms"}, {}, {}},
     {"http", R::ServerUnderTest, {"expect", "capture", "end_if", "within_ms"}, {}, {"/http/read_ms"}},
     {"reply", R::ClientUnderTest, {"to", "delay_ms", "invalid"}, {}, {"/delay_ms"}},
     {"input_required", R::ClientUnderTest, {"to", "delay_ms"}, {}, {"/delay_ms"}},
@@ -55,7 +56,7 @@ const StepAction* find_step_action(std::string_view name) {
 std::vector<const StepAction*> actions_of(const nlohmann::json& step) {
   std::vector<const StepAction*> found;
   if (!step.is_object()) return found;
-  bool expect_is_matcher = step.contains("request") || step.contains("http");
+  bool expect_is_matcher = step.contains("request") || step.contains("http") || step.contains("retry");
   for (const auto& a : kActions) {
     if (!step.contains(std::string(a.name))) continue;
     if (a.name == "expect" && expect_is_matcher) continue;

@@ -6,7 +6,9 @@
 
 #include <string>
 
-using mcpspec::protocol::is_described_only_version;
+using mcpspec::protocol::is_modern_version;
+using mcpspec::protocol::is_runnable_version;
+using mcpspec::protocol::runnable_versions;
 using mcpspec::protocol::is_known_version;
 using mcpspec::protocol::known_versions;
 using mcpspec::protocol::latest_version;
@@ -39,12 +41,20 @@ TEST_CASE("versions: the known list is ordered and holds the default", "[core][v
   CHECK_FALSE(is_known_version(""));
 }
 
-TEST_CASE("versions: 2026-07-28 runs, but the default stays the newest legacy version", "[core][versions]") {
-  CHECK_FALSE(is_described_only_version("2026-07-28"));
-  CHECK(is_known_version("2026-07-28"));
+TEST_CASE("versions: 2026-07-28 is runnable but never the default", "[core][versions]") {
+  // The handshake versions stay the known ones; the stateless one is run only when asked for.
+  CHECK(is_modern_version("2026-07-28"));
+  CHECK_FALSE(is_known_version("2026-07-28"));
   CHECK(latest_version() == "2025-11-25");
-  for (const auto& v : known_versions()) CHECK_FALSE(is_described_only_version(v));
-  CHECK_FALSE(is_described_only_version("2099-01-01"));
+  CHECK(is_runnable_version("2026-07-28"));
+  CHECK(is_runnable_version("2025-06-18"));
+  CHECK_FALSE(is_runnable_version("2099-01-01"));
+  for (const auto& v : known_versions()) CHECK_FALSE(is_modern_version(v));
+  // "all" runs oldest first, the stateless version last.
+  const auto& all = runnable_versions();
+  REQUIRE(all.size() == known_versions().size() + 1);
+  CHECK(all.back() == "2026-07-28");
+  CHECK(all.front() == known_versions().front());
 }
 
 TEST_CASE("version range: all, exact and comparison forms", "[core][versions]") {

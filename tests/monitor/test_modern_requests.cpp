@@ -3,7 +3,7 @@
 // checks of the client role's server end.
 #include "harness/monitor/monitors.hpp"
 #include "harness/scenario/mrtr_retry.hpp"
-#include "harness/transport/http/modern_headers.hpp"
+#include "harness/transport/http/modern_header_checks.hpp"
 
 #include <catch2/catch.hpp>
 

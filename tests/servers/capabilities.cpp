@@ -22,6 +22,8 @@ bool serves(const Options& opt, Capability cap) {
 bool declares(const Options& opt, Version v, Capability cap) {
   if (cap == Capability::tools && opt.fault == Fault::tools_without_capability) return false;
   if (cap == Capability::logging && opt.fault == Fault::log_without_capability) return false;
+  // Logging is per request from 2026-07-28 on, and this server offers none there.
+  if (cap == Capability::logging && v >= Version::v2026_07_28) return false;
   // completion/complete existed in 2024-11-05 but had no capability to declare.
   if (cap == Capability::completions && v < Version::v2025_03_26) return false;
   return in_profile(opt.profile, cap);

@@ -11,6 +11,8 @@ struct Request;
 
 Outcome tools_list(Session& s, const Request& req);
 Outcome tools_call(Session& s, const Request& req);
+// The confirm tool's input rounds (protocol 2026-07-28, input_rounds.cpp).
+Outcome call_confirm(Session& s, const Request& req, const json& args);
 
 Outcome resources_list(Session& s, const Request& req);
 Outcome resources_templates_list(Session& s, const Request& req);

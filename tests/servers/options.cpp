@@ -27,11 +27,13 @@ std::string_view profile_name(Profile p) {
 
 std::string usage_text() {
   return "usage: mcpspec-testserver [--fault NAME] [--profile full|tools-only|minimal] "
-         "[--list-faults]\n"
+         "[--modern-only] [--list-faults]\n"
          "An MCP server over stdio (one JSON-RPC message per line) for testing mcpspec.\n"
          "  --fault NAME     inject exactly one protocol bug (see --list-faults)\n"
          "  --profile P      full (default): tools, resources, prompts, logging, completions;\n"
          "                   tools-only: only tools; minimal: no capabilities\n"
+         "  --modern-only    serve only protocol 2026-07-28 requests; refuse initialize\n"
+         "                   (default: dual-era, initialize opens a legacy session)\n"
          "  --list-faults    print the fault names and what each does, then exit\n";
 }
 
@@ -73,6 +75,8 @@ std::variant<Options, UsageError> parse_options(int argc, char** argv) {
       auto p = parse_profile(std::get<std::string_view>(v));
       if (auto* e = std::get_if<UsageError>(&p)) return *e;
       opt.profile = std::get<Profile>(p);
+    } else if (arg == "--modern-only" && !has_inline_value) {
+      opt.modern_only = true;
     } else if (arg == "--list-faults" && !has_inline_value) {
       opt.list_faults = true;
     } else if ((arg == "--help" || arg == "-h") && !has_inline_value) {

@@ -15,6 +15,7 @@ enum class Profile { full, tools_only, minimal };
 struct Options {
   Fault fault = Fault::none;
   Profile profile = Profile::full;
+  bool modern_only = false;  // --modern-only: protocol 2026-07-28 only, initialize refused
   bool list_faults = false;
   bool help = false;
 };

@@ -65,8 +65,10 @@ std::optional<std::string> item_id(const std::string& uri) {
 
 [[noreturn]] void not_found(Session& s, const std::string& uri) {
   std::string shown = uri.size() > 200 ? uri.substr(0, 200) + "..." : uri;
-  const int code = s.faulty(Fault::resource_not_found_wrong_code) ? rpc_code::internal_error
-                                                                   : rpc_code::resource_not_found;
+  // 2026-07-28 retired -32002: a missing resource is invalid params there.
+  const int found_code = s.modern() && !s.faulty(Fault::retired_not_found_code) ? rpc_code::invalid_params
+                                                                               : rpc_code::resource_not_found;
+  const int code = s.faulty(Fault::resource_not_found_wrong_code) ? rpc_code::internal_error : found_code;
   fail(code, "resource not found: " + shown, {{"uri", uri}});
 }
 

@@ -2,7 +2,8 @@
 """Black-box self-check of mcpspec-testserver (python3 standard library only).
 
 Part 1 drives the correct server through every behaviour its README promises, for all four
-protocol revisions and all three profiles, plus hostile input. Part 2 starts the server once
+legacy protocol revisions and all three profiles, the stateless 2026-07-28 requests (and
+--modern-only), plus hostile input. Part 2 starts the server once
 per fault and shows that the injected bug is really on the wire (a fault that silently does
 nothing would make the harness's end-to-end tests meaningless). It also checks that
 faults.json and --list-faults name the same faults.
@@ -172,6 +173,45 @@ class Server:
                 at = text.index(marker)
                 check(False, "sanitizer report: " + text[at:at + 300].decode(errors="replace"))
                 break
+
+
+MODERN = "2026-07-28"
+
+
+def modern_meta(caps=None, version=MODERN):
+    return {"io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientCapabilities": caps if caps is not None else {}}
+
+
+def modern(s, method, params=None, caps=None, rid=None, timeout=3.0):
+    """A stateless 2026-07-28 request: params._meta carries the version and capabilities."""
+    p = dict(params or {})
+    p.setdefault("_meta", modern_meta(caps))
+    return s.request(method, p, rid=rid, timeout=timeout)
+
+
+ELICIT = {"elicitation": {"form": {}}}
+
+
+def confirm_round(s, caps=ELICIT, state=None, answer=None):
+    """tools/call confirm, then (when asked) its retry: (first answer, retry answer or None)."""
+    first, _ = modern(s, "tools/call", {"name": "confirm", "arguments": {"target": "prod"}}, caps)
+    if first.get("result", {}).get("resultType") != "input_required":
+        return first, None
+    params = {"name": "confirm", "arguments": {"target": "prod"},
+              "inputResponses": {"confirm": answer or {"action": "accept", "content": {"ok": True}}}}
+    st = first["result"].get("requestState") if state is None else state
+    if st is not False:
+        params["requestState"] = st
+    retry, _ = modern(s, "tools/call", params, caps)
+    return first, retry
+
+
+def listen(s, rid, kinds):
+    """Opens a subscription; returns the messages that came within a short window."""
+    s.send({"jsonrpc": "2.0", "id": rid, "method": "subscriptions/listen",
+            "params": {"notifications": kinds, "_meta": modern_meta()}})
+    return [json.loads(line) for line in s.silence(0.3)]
 
 
 def error_code(resp):
@@ -510,6 +550,77 @@ def check_prompts_logging_completion():
             resp, _ = s.request("completion/complete", bad)
             check(error_code(resp) == -32602, f"{v}: completion {bad} -> -32602")
         s.close()
+
+
+def check_modern():
+    """2026-07-28: stateless requests next to (and without) a legacy session."""
+    s = Server()
+    resp, _ = modern(s, "server/discover")
+    r = resp.get("result", {})
+    check(r.get("resultType") == "complete" and MODERN in r.get("supportedVersions", []) and
+          "tools" in r.get("capabilities", {}) and "logging" not in r.get("capabilities", {}) and
+          r.get("ttlMs") == 60000 and r.get("cacheScope") == "public" and
+          r.get("_meta", {}).get("io.modelcontextprotocol/serverInfo", {}).get("name") == "mcpspec-testserver",
+          "modern: server/discover without initialize")
+    resp, _ = modern(s, "tools/list")
+    names = [t["name"] for t in resp.get("result", {}).get("tools", [])]
+    check(resp["result"].get("resultType") == "complete" and {"confirm", "touch_catalog", "region_echo"} <= set(names),
+          "modern: tools/list has resultType and the 2026-07-28 tools")
+    resp, _ = s.request("tools/list", {"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}})
+    check(error_code(resp) == -32602, "modern: _meta without protocolVersion -> -32602")
+    resp, _ = s.request("tools/list", {"_meta": {"io.modelcontextprotocol/protocolVersion": MODERN}})
+    check(error_code(resp) == -32602, "modern: _meta without clientCapabilities -> -32602")
+    resp, _ = s.request("tools/list", {"_meta": modern_meta(version="1900-01-01")})
+    data = resp.get("error", {}).get("data", {})
+    check(error_code(resp) == -32022 and MODERN in data.get("supported", []) and data.get("requested") == "1900-01-01",
+          "modern: unsupported version -> -32022 with supported and requested")
+    for method in ("ping", "logging/setLevel", "resources/subscribe", "initialize"):
+        resp, _ = modern(s, method, {"level": "info"} if method == "logging/setLevel" else None)
+        check(error_code(resp) == -32601, f"modern: removed method {method} -> -32601")
+    resp, _ = modern(s, "resources/read", {"uri": "test://nothing/here"})
+    check(error_code(resp) == -32602, "modern: a missing resource -> -32602")
+    first, retry = confirm_round(s, caps={})
+    check(error_code(first) == -32021 and "elicitation" in first["error"].get("data", {}).get("requiredCapabilities", {}),
+          "modern: confirm without the elicitation capability -> -32021")
+    first, retry = confirm_round(s)
+    check(first["result"].get("inputRequests", {}).get("confirm", {}).get("method") == "elicitation/create" and
+          first["result"].get("requestState") and retry and "confirmed: prod" == text_of(retry.get("result", {})),
+          "modern: confirm asks, the retry with requestState completes")
+    _, retry = confirm_round(s, state="forged")
+    check(error_code(retry) == -32602, "modern: a forged requestState -> -32602")
+    _, retry = confirm_round(s, state=False)
+    check(error_code(retry) == -32602, "modern: a retry without requestState -> -32602")
+    first, _ = confirm_round(s, answer={"action": "decline"})
+    again, _ = modern(s, "tools/call", {"name": "confirm", "arguments": {"target": "prod"}}, ELICIT)
+    check(again.get("result", {}).get("resultType") == "input_required", "modern: a fresh call asks again")
+    got = listen(s, "L1", {"toolsListChanged": True})
+    check(len(got) == 1 and got[0].get("method") == "notifications/subscriptions/acknowledged" and
+          got[0]["params"]["_meta"].get("io.modelcontextprotocol/subscriptionId") == "L1" and
+          got[0]["params"].get("notifications") == {"toolsListChanged": True},
+          "modern: subscriptions/listen is acknowledged, tagged with its id")
+    listen(s, "L2", {"promptsListChanged": True})
+    resp, notes = modern(s, "tools/call", {"name": "touch_catalog", "arguments": {}})
+    tags = [n["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] for n in notes
+            if n.get("method") == "notifications/tools/list_changed"]
+    check(tags == ["L1"], f"modern: tools/list_changed only on the stream that asked, tagged (got {tags})")
+    s.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "L1"}})
+    resp, notes = modern(s, "tools/call", {"name": "touch_catalog", "arguments": {}})
+    check(notes == [], "modern: nothing more on a cancelled subscription")
+    init = s.initialize()
+    check(init.get("result", {}).get("protocolVersion") == LATEST, "modern: initialize still opens a legacy session")
+    resp, _ = s.request("ping")
+    check(resp.get("result") == {}, "modern: the legacy session answers ping")
+    s.close()
+    m = Server("--modern-only")
+    resp, _ = m.request("initialize", {"protocolVersion": LATEST, "capabilities": {},
+                                       "clientInfo": {"name": "selfcheck", "version": "1"}}, rid=0)
+    check("error" in resp and resp["error"].get("data", {}).get("supported") == [MODERN],
+          "modern-only: initialize refused, naming the versions served")
+    resp, _ = m.request("tools/list")
+    check(error_code(resp) == -32602, "modern-only: a request without _meta -> -32602")
+    resp, _ = modern(m, "server/discover")
+    check(resp.get("result", {}).get("supportedVersions") == [MODERN], "modern-only: discover lists 2026-07-28 only")
+    m.close()
 
 
 def check_profiles():
@@ -982,6 +1093,12 @@ def probe(fault):
         resp, _ = s.request("ping", {"_meta": {}})
         s.kill()
         return resp.get("result") == "pong"
+    if fault in MODERN_PROBES:
+        s = Server("--fault", fault)
+        try:
+            return MODERN_PROBES[fault](s)
+        finally:
+            s.kill()
     if fault == "unknown-tool-iserror":
         s, _ = started(fault)
         resp, _ = tool_call(s, "nope")
@@ -993,6 +1110,42 @@ def probe(fault):
         s.kill()
         return error_code(resp) == -32602
     return None
+
+
+def _listen_tags(s, kinds_by_id):
+    for rid, kinds in kinds_by_id.items():
+        listen(s, rid, kinds)
+    _, notes = modern(s, "tools/call", {"name": "touch_catalog", "arguments": {}})
+    return [n.get("params", {}).get("_meta", {}).get("io.modelcontextprotocol/subscriptionId", "<none>")
+            for n in notes if n.get("method") == "notifications/tools/list_changed"]
+
+
+# One probe per 2026-07-28 fault: True when the bug is on the wire of a modern exchange.
+MODERN_PROBES = {
+    "missing-result-type": lambda s: "resultType" not in modern(s, "server/discover")[0].get("result", {"resultType": 1}),
+    "meta-not-required": lambda s: "result" in s.request(
+        "tools/list", {"_meta": {"io.modelcontextprotocol/clientCapabilities": {}}})[0],
+    "unsupported-version-wrong-code": lambda s: error_code(s.request(
+        "tools/list", {"_meta": modern_meta(version="1900-01-01")})[0]) == -32602,
+    "unsupported-version-no-list": lambda s: "supported" not in s.request(
+        "tools/list", {"_meta": modern_meta(version="1900-01-01")})[0].get("error", {}).get("data", {"supported": 1}),
+    "removed-method-answered": lambda s: "result" in modern(s, "ping")[0],
+    "retired-not-found-code": lambda s: error_code(modern(s, "resources/read", {"uri": "test://nothing"})[0]) == -32002,
+    "cache-hint-invalid": lambda s: modern(s, "tools/list")[0].get("result", {}).get("ttlMs") == -1,
+    "discover-without-server-info": lambda s: "_meta" not in modern(s, "server/discover")[0].get("result", {"_meta": 1}),
+    "input-state-carried": lambda s: confirm_round(s)[1] is not None and modern(
+        s, "tools/call", {"name": "confirm", "arguments": {"target": "prod"}}, ELICIT)[0].get(
+        "result", {}).get("resultType") == "complete",
+    "request-state-ignored": lambda s: "result" in (confirm_round(s, state="forged")[1] or {}),
+    "input-without-capability": lambda s: confirm_round(s, caps={})[0].get("result", {}).get("resultType") == "input_required",
+    "listen-untagged": lambda s: _listen_tags(s, {"L": {"toolsListChanged": True}}) == ["<none>"],
+    "listen-wrong-tag": lambda s: _listen_tags(s, {"L": {"toolsListChanged": True}}) not in ([], ["L"]),
+    "listen-no-ack": lambda s: listen(s, "L", {"toolsListChanged": True}) == [],
+    "list-varies-per-request": lambda s: modern(s, "tools/list")[0]["result"]["tools"] !=
+    modern(s, "tools/list")[0]["result"]["tools"],
+    "listen-unrequested-kind": lambda s: sorted(_listen_tags(s, {"A": {"toolsListChanged": True},
+                                                                 "B": {"promptsListChanged": True}})) == ["A", "B"],
+}
 
 
 def schema_failures(errors, fault):
@@ -1086,7 +1239,7 @@ def main():
     sections = [("lifecycle", check_lifecycle), ("envelope", check_envelope), ("batches", check_batches),
                 ("tools", check_tools), ("resources", check_resources),
                 ("prompts-logging-completion", check_prompts_logging_completion),
-                ("profiles", check_profiles), ("process", check_process), ("fuzz", check_fuzz),
+                ("modern", check_modern), ("profiles", check_profiles), ("process", check_process), ("fuzz", check_fuzz),
                 ("schemas", lambda: check_schemas(opts.schemas)),
                 ("faults", lambda: check_faults(opts.faults_json, opts.schemas))]
     for name, fn in sections:

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "features.hpp"
+#include "modern.hpp"
 
 namespace testserver {
 
@@ -76,7 +77,8 @@ Session::Session(const Options& opt, Wire& wire)
     : opt_(opt),
       wire_(wire),
       logs_(wire, serves(opt, Capability::logging), opt.fault == Fault::log_level_ignored),
-      slow_(wire, opt.fault) {}
+      slow_(wire, opt.fault),
+      listens_(wire, opt.fault) {}
 
 void Session::on_line(std::string_view line) {
   if (line.find_first_not_of(" \t\r") == std::string_view::npos) return;  // blank: no message
@@ -187,14 +189,30 @@ Session::Reply Session::handle_request(const std::string& method, const json& id
     wire_.send(json{{"jsonrpc", "2.0"}, {"id", "server-ping"}, {"method", "ping"}});
   }
   Outcome o;
+  // A request carrying the modern _meta is served statelessly (modern.cpp); initialize, and any
+  // request without that _meta, keep the legacy session rules, unless the server is modern-only.
+  const bool modern = is_modern_request(params) || (opt_.modern_only && method != "initialize");
+  modern_ = modern;
+  client_caps_ = json::object();
+  if (modern) {
+    const json* meta = find_member(params, "_meta");
+    const json* caps = meta != nullptr && meta->is_object()
+                           ? find_member(*meta, "io.modelcontextprotocol/clientCapabilities")
+                           : nullptr;
+    if (caps != nullptr && caps->is_object()) client_caps_ = *caps;
+  }
   try {
-    o = route(method, Request{id, params, in_batch});
+    const Request req{id, params, in_batch};
+    if (opt_.modern_only && method == "initialize") o = refuse_initialize_modern_only();
+    else o = modern ? route_modern(*this, method, req) : route(method, req);
+    if (modern && o.kind == Outcome::Kind::result) finish_modern_result(*this, method, o.result);
   } catch (const RpcFailure& f) {
     o = Outcome::fail(f.error);
   } catch (const std::exception& e) {
     o = Outcome::fail({rpc_code::internal_error,
                        "internal error while handling " + shorten(method) + ": " + e.what()});
   }
+  modern_ = false;
   Reply r{std::nullopt, method, std::move(o.trailing)};
   switch (o.kind) {
     case Outcome::Kind::result: r.message = wire_.result_response(id, std::move(o.result)); break;
@@ -221,6 +239,10 @@ Outcome Session::route(const std::string& method, const Request& req) {
     fail(rpc_code::invalid_request,
          "the session is not initialized: send initialize first (only ping may come before it)");
   }
+  return serve_method(method, req);
+}
+
+Outcome Session::serve_method(const std::string& method, const Request& req) {
   for (const auto& m : kMethods) {
     if (m.name != method) continue;
     if (!serves(opt_, m.needs)) break;
@@ -288,7 +310,8 @@ void Session::handle_notification(const std::string& method, const json& params)
   }
   if (method == "notifications/cancelled") {
     const json* rid = find_member(params, "requestId");
-    if (rid != nullptr && valid_id(*rid)) slow_.cancel(*rid);
+    // Cancelling a subscriptions/listen request ends that subscription (nothing more is sent for it).
+    if (rid != nullptr && valid_id(*rid) && !listens_.close(*rid)) slow_.cancel(*rid);
     return;
   }
   // Any other notification (roots/list_changed, progress, unknown ones) needs nothing from us.

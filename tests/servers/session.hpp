@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "capabilities.hpp"
+#include "listen.hpp"
 #include "logging.hpp"
 #include "options.hpp"
 #include "outcome.hpp"
@@ -38,7 +39,18 @@ class Session {
   // For the feature modules.
   const Options& options() const { return opt_; }
   bool faulty(Fault f) const { return opt_.fault == f; }
-  Version version() const { return version_; }
+  // The revision of the request being handled: 2026-07-28 for a modern request (modern.cpp),
+  // else the one initialize negotiated.
+  Version version() const { return modern_ ? Version::v2026_07_28 : version_; }
+  bool modern() const { return modern_; }
+  // The capabilities the modern request being handled declared in its _meta ({} otherwise).
+  const json& client_capabilities() const { return client_caps_; }
+  Listens& listens() { return listens_; }
+  // The input-state-carried fault: an answered round the confirm tool should not remember.
+  bool remembered_confirmation() const { return remembered_confirmation_; }
+  void remember_confirmation() { remembered_confirmation_ = true; }
+  // The feature method `method` (tools/list ... completion/complete), or -32601.
+  Outcome serve_method(const std::string& method, const Request& req);
   Wire& wire() { return wire_; }
   LogSink& logs() { return logs_; }
   SlowCalls& slow_calls() { return slow_; }
@@ -67,6 +79,10 @@ class Session {
   SlowCalls slow_;
   CursorCodec cursors_;
   std::set<std::string> subscriptions_;
+  Listens listens_;
+  bool modern_ = false;        // a modern request is being handled
+  json client_caps_ = json::object();
+  bool remembered_confirmation_ = false;
   bool initialized_ = false;   // initialize answered
   bool second_ping_due_ = false;  // reused-request-id: the repeat waits for the next request
   Version version_ = kLatestVersion;

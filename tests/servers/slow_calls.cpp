@@ -1,5 +1,7 @@
 #include "slow_calls.hpp"
 
+#include "capabilities.hpp"
+
 #include <chrono>
 #include <cstdint>
 
@@ -52,7 +54,13 @@ json SlowCalls::final_result(const SlowJob& job, const StepsOutcome& o) const {
                          ? "slow_progress finished " + std::to_string(o.completed) + " steps"
                          : "slow_progress was cancelled after " + std::to_string(o.completed) +
                                " of " + std::to_string(job.steps) + " steps";
-  return {{"content", json::array({{{"type", "text"}, {"text", text}}})}};
+  json result = {{"content", json::array({{{"type", "text"}, {"text", text}}})}};
+  // Answered later, outside the session's modern result finishing (modern.cpp): the same members here.
+  if (job.version >= Version::v2026_07_28) {
+    if (fault_ != Fault::missing_result_type) result["resultType"] = "complete";
+    result["_meta"]["io.modelcontextprotocol/serverInfo"] = server_info(job.version);
+  }
+  return result;
 }
 
 SlowCalls::InlineResult SlowCalls::run_inline(const SlowJob& job) {

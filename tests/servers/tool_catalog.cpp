@@ -14,6 +14,7 @@ struct ToolSpec {
   std::string_view description;
   json input_schema;
   bool read_only;
+  bool modern = false;  // listed only at protocol 2026-07-28 (input rounds, listen, x-mcp-header)
 };
 
 json no_arguments() { return {{"type", "object"}, {"additionalProperties", false}}; }
@@ -47,6 +48,23 @@ std::vector<ToolSpec> tool_specs(const Options& opt) {
        "Announced as destructive so that careful clients leave it alone; it deletes nothing.",
        no_arguments(), false},
   };
+  // Protocol 2026-07-28 only (tools/list of a legacy session does not show them).
+  specs.push_back({"confirm", "Confirm", "Asks the user to confirm (an elicitation input round), then reports the answer.",
+                   {{"type", "object"},
+                    {"properties", {{"target", {{"type", "string"}, {"description", "What to confirm"}}}}},
+                    {"required", {"target"}},
+                    {"additionalProperties", false}},
+                   true, true});
+  // Read-only: it changes nothing, it only says so (a generic listen check calls every read-only tool).
+  specs.push_back({"touch_catalog", "Touch catalog",
+                   "Announces a change of the tool list on the listen streams that asked for one.", no_arguments(),
+                   true, true});
+  specs.push_back({"region_echo", "Region echo", "Returns the region it was given (mirrored into Mcp-Param-Region over HTTP).",
+                   {{"type", "object"},
+                    {"properties", {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}}}},
+                    {"required", {"region"}},
+                    {"additionalProperties", false}},
+                   true, true});
   if (opt.fault == Fault::tool_name_invalid) {
     specs.push_back({kBadlyNamedTool, "Badly named", "Says hello; its name breaks the naming rules.",
                      no_arguments(), true});
@@ -66,6 +84,7 @@ json add_output_schema() {
 json published_tools(const Options& opt, Version v) {
   json tools = json::array();
   for (const auto& spec : tool_specs(opt)) {
+    if (spec.modern && v < Version::v2026_07_28) continue;
     json t = {{"name", spec.name}, {"description", spec.description}};
     t["inputSchema"] = spec.input_schema;
     if (spec.name == "echo" && opt.fault == Fault::tool_schema_not_object) {
@@ -85,9 +104,9 @@ json published_tools(const Options& opt, Version v) {
   return tools;
 }
 
-json input_schema_of(const Options& opt, std::string_view tool) {
+json input_schema_of(const Options& opt, Version v, std::string_view tool) {
   for (auto& spec : tool_specs(opt)) {
-    if (spec.name == tool) return std::move(spec.input_schema);
+    if (spec.name == tool && (!spec.modern || v >= Version::v2026_07_28)) return std::move(spec.input_schema);
   }
   return nullptr;
 }

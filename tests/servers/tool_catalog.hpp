@@ -15,7 +15,7 @@ json published_tools(const Options& opt, Version v);
 
 // The schema arguments are checked against: always the correct one, whatever was published.
 // Null when there is no such tool.
-json input_schema_of(const Options& opt, std::string_view tool);
+json input_schema_of(const Options& opt, Version v, std::string_view tool);
 
 // add's outputSchema (2025-06-18 and later).
 json add_output_schema();

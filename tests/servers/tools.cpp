@@ -1,4 +1,5 @@
 // tools/list and tools/call.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -98,7 +99,13 @@ Outcome call_slow_progress(Session& s, const Request& req, const json& args,
 Outcome tools_list(Session& s, const Request& req) {
   // One page only: any cursor is one we never handed out.
   requested_offset(req.params, s.cursors(), 0, s.faulty(Fault::invalid_cursor_accepted));
-  return Outcome::ok({{"tools", published_tools(s.options(), s.version())}});
+  json tools = published_tools(s.options(), s.version());
+  // list-varies-per-request: the answer depends on how often the list was asked for.
+  static int asked = 0;
+  if (s.modern() && s.faulty(Fault::list_varies_per_request) && ++asked % 2 == 0) {
+    std::reverse(tools.begin(), tools.end());
+  }
+  return Outcome::ok({{"tools", std::move(tools)}});
 }
 
 Outcome tools_call(Session& s, const Request& req) {
@@ -111,7 +118,7 @@ Outcome tools_call(Session& s, const Request& req) {
   if (args == nullptr) args = &kNoArguments;
   auto token = progress_token(req.params);
 
-  const json schema = input_schema_of(s.options(), name);
+  const json schema = input_schema_of(s.options(), s.version(), name);
   if (schema.is_null()) {
     std::string shown = name.size() > 100 ? name.substr(0, 100) + "..." : name;
     if (s.faulty(Fault::unknown_tool_iserror)) {
@@ -120,10 +127,11 @@ Outcome tools_call(Session& s, const Request& req) {
     fail(rpc_code::invalid_params, "unknown tool '" + shown + "'", {{"name", name}});
   }
 
-  if (s.logs().wants(LogLevel::debug)) {
+  // Modern requests get log messages only when their _meta asks (LOG-02); this server never does.
+  if (!s.modern() && s.logs().wants(LogLevel::debug)) {
     s.logs().emit(LogLevel::debug, "tools", {{"tool", name}, {"arguments", *args}});
   }
-  s.logs().emit(LogLevel::info, "tools", "tool " + name + " called");
+  if (!s.modern()) s.logs().emit(LogLevel::info, "tools", "tool " + name + " called");
 
   if (auto problem = check_arguments(schema, *args)) {
     // 2025-11-25 files bad argument values under tool execution errors; the older
@@ -138,7 +146,7 @@ Outcome tools_call(Session& s, const Request& req) {
   if (name == "add") return call_add(s, *args);
   if (name == "slow_progress") return call_slow_progress(s, req, *args, std::move(token));
   if (name == "fail") {
-    s.logs().emit(LogLevel::warning, "tools", "the fail tool failed, as it always does");
+    if (!s.modern()) s.logs().emit(LogLevel::warning, "tools", "the fail tool failed, as it always does");
     return Outcome::ok(text_result("this tool always fails (on purpose)", true));
   }
   if (name == "image") {
@@ -150,6 +158,12 @@ Outcome tools_call(Session& s, const Request& req) {
     return Outcome::ok(text_result("nothing was deleted: this is a test server"));
   }
   if (name == kBadlyNamedTool) return Outcome::ok(text_result("hello"));
+  if (name == "confirm") return call_confirm(s, req, *args);
+  if (name == "touch_catalog") {
+    const int streams = s.listens().tools_changed(req.id);
+    return Outcome::ok(text_result("announced tools/list_changed on " + std::to_string(streams) + " listen stream(s)"));
+  }
+  if (name == "region_echo") return Outcome::ok(text_result((*args)["region"].get<std::string>()));
   fail(rpc_code::internal_error, "tool '" + name + "' is listed but has no implementation");
 }
 

@@ -2,9 +2,7 @@
 
 #include "harness/protocol/era.hpp"
 
-#include <openssl/evp.h>
-
-#include <algorithm>
+#include <boost/beast/core/detail/base64.hpp>
 
 namespace mcpspec::transport::http {
 
@@ -12,137 +10,108 @@ using nlohmann::json;
 
 namespace {
 
-const json* meta_version(const json& body) {
-  if (!body.is_object() || !body.contains("params") || !body["params"].is_object()) return nullptr;
-  const json& p = body["params"];
-  if (!p.contains("_meta") || !p["_meta"].is_object()) return nullptr;
-  auto v = p["_meta"].find(protocol::meta_key::kProtocolVersion);
-  return v == p["_meta"].end() || !v->is_string() ? nullptr : &*v;
+constexpr const char* kSentinelStart = "=?base64?";
+constexpr const char* kSentinelEnd = "?=";
+
+bool plain_header_safe(const std::string& v) {
+  if (v.empty()) return true;
+  if (v.front() == ' ' || v.front() == '\t' || v.back() == ' ' || v.back() == '\t') return false;
+  for (unsigned char c : v)
+    if (!(c == ' ' || c == '\t' || (c >= 0x21 && c <= 0x7E))) return false;
+  const std::string start = kSentinelStart, end = kSentinelEnd;
+  const bool looks_encoded = v.size() >= start.size() + end.size() && v.compare(0, start.size(), start) == 0 &&
+                             v.compare(v.size() - end.size(), end.size(), end) == 0;
+  return !looks_encoded;
 }
 
-// The value a header stands for: the sentinel =?base64?...?= decoded (OpenSSL), else as sent.
-// nullopt when the sentinel's payload is not base64.
-std::optional<std::string> decoded(const std::string& value) {
-  const std::string open = "=?base64?", close = "?=";
-  if (value.size() < open.size() + close.size() || value.compare(0, open.size(), open) != 0 ||
-      value.compare(value.size() - close.size(), close.size(), close) != 0)
-    return value;
-  std::string b64 = value.substr(open.size(), value.size() - open.size() - close.size());
-  if (b64.size() % 4 != 0) return std::nullopt;
-  std::string out(b64.size() / 4 * 3, '\0');
-  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()), reinterpret_cast<const unsigned char*>(b64.data()),
-                          static_cast<int>(b64.size()));
-  if (n < 0) return std::nullopt;
-  std::size_t pad = b64.empty() ? 0 : (b64.back() == '=') + (b64.size() > 1 && b64[b64.size() - 2] == '=');
-  out.resize(static_cast<std::size_t>(n) - pad);
-  return out;
+// The text a tool argument is mirrored as: strings as they are, integers in decimal, booleans as
+// true/false; other types are not mirrored (the annotation is only allowed on those three).
+std::optional<std::string> argument_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number_integer()) return v.dump();
+  // 42.0 is the integer 42 (within the range the spec allows for mirrored integers).
+  constexpr double kMaxSafe = 9007199254740991.0;
+  if (v.is_number_float() && v.get<double>() >= -kMaxSafe && v.get<double>() <= kMaxSafe &&
+      v.get<double>() == static_cast<double>(static_cast<long long>(v.get<double>())))
+    return std::to_string(static_cast<long long>(v.get<double>()));
+  return std::nullopt;
 }
 
-// The body value Mcp-Name must carry for a method ("" when the method has none).
-std::string name_source(const json& body) {
-  const std::string method = body.value("method", "");
-  const char* key = method == "tools/call" || method == "prompts/get" ? "name" : method == "resources/read" ? "uri" : nullptr;
-  if (!key || !body.contains("params") || !body["params"].is_object()) return "";
-  auto v = body["params"].find(key);
-  return v != body["params"].end() && v->is_string() ? v->get<std::string>() : "";
+void collect(const json& schema, std::vector<std::string>& path, std::vector<ParamHeader>& out) {
+  if (!schema.is_object() || !schema.contains("properties") || !schema["properties"].is_object()) return;
+  for (const auto& [key, sub] : schema["properties"].items()) {
+    if (!sub.is_object()) continue;
+    path.push_back(key);
+    if (sub.contains("x-mcp-header") && sub["x-mcp-header"].is_string())
+      out.push_back({path, sub["x-mcp-header"].get<std::string>()});
+    if (path.size() < 32) collect(sub, path, out);
+    path.pop_back();
+  }
+}
+
+const json* at_path(const json& args, const std::vector<std::string>& path) {
+  const json* cur = &args;
+  for (const auto& k : path) {
+    if (!cur->is_object() || !cur->contains(k)) return nullptr;
+    cur = &(*cur)[k];
+  }
+  return cur;
+}
+
+// The name a request is about (Mcp-Name): the tool or prompt, the resource, the task.
+std::optional<std::string> routed_name(const std::string& method, const json& params) {
+  const char* key = method == "tools/call" || method == "prompts/get" ? "name"
+                    : method == "resources/read"                       ? "uri"
+                    : method.rfind("tasks/", 0) == 0                   ? "taskId"
+                                                                       : nullptr;
+  if (!key || !params.contains(key) || !params[key].is_string()) return std::nullopt;
+  return params[key].get<std::string>();
 }
 
 }  // namespace
 
-std::map<std::string, std::map<std::string, std::string>> x_mcp_headers_of(const json& list_result) {
-  std::map<std::string, std::map<std::string, std::string>> out;
-  if (!list_result.is_object() || !list_result.contains("tools") || !list_result["tools"].is_array()) return out;
-  for (const auto& tool : list_result["tools"]) {
+std::string encoded_header_value(const std::string& value) {
+  if (plain_header_safe(value)) return value;
+  namespace b64 = boost::beast::detail::base64;
+  std::string out(b64::encoded_size(value.size()), '\0');
+  out.resize(b64::encode(out.data(), value.data(), value.size()));
+  return kSentinelStart + out + kSentinelEnd;
+}
+
+void learn_param_headers(const json& result, ToolParamHeaders& into) {
+  if (!result.is_object() || !result.contains("tools") || !result["tools"].is_array()) return;
+  for (const auto& tool : result["tools"]) {
     if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) continue;
-    const json* props = tool.contains("inputSchema") && tool["inputSchema"].is_object() && tool["inputSchema"].contains("properties") &&
-                                tool["inputSchema"]["properties"].is_object()
-                            ? &tool["inputSchema"]["properties"]
-                            : nullptr;
-    if (!props) continue;
-    for (const auto& [arg, schema] : props->items())
-      if (schema.is_object() && schema.contains("x-mcp-header") && schema["x-mcp-header"].is_string())
-        out[tool["name"].get<std::string>()][arg] = schema["x-mcp-header"].get<std::string>();
+    std::vector<ParamHeader> found;
+    std::vector<std::string> path;
+    if (tool.contains("inputSchema")) collect(tool["inputSchema"], path, found);
+    into[tool["name"].get<std::string>()] = std::move(found);
   }
-  return out;
 }
 
-std::vector<HeaderProblem> check_param_headers(const json& body, const std::map<std::string, std::string>& annotations,
-                                               const std::function<std::string(const std::string&)>& header) {
-  std::vector<HeaderProblem> out;
-  const json& args = body.contains("params") && body["params"].is_object() && body["params"].contains("arguments")
-                         ? body["params"]["arguments"]
-                         : json();
-  for (const auto& [arg, suffix] : annotations) {
-    const std::string name = "Mcp-Param-" + suffix;
-    const std::string sent = header(name);
-    const bool given = args.is_object() && args.contains(arg) && !args[arg].is_null();
-    if (!given) {
-      if (!sent.empty()) out.push_back({{"HDR-08"}, name + " is sent although argument \"" + arg + "\" is absent or null"});
-      continue;
-    }
-    if (sent.empty()) {
-      out.push_back({{"HDR-08"}, "argument \"" + arg + "\" is marked x-mcp-header but no " + name + " header mirrors it"});
-      continue;
-    }
-    const json& v = args[arg];
-    auto value = decoded(sent);
-    bool plain = std::all_of(sent.begin(), sent.end(), [](char ch) { return ch >= 0x20 && ch < 0x7F; }) &&
-                 sent.front() != ' ' && sent.back() != ' ';
-    bool same = false;
-    if (!value || !plain) {
-      same = false;
-    } else if (v.is_string()) {
-      same = *value == v.get<std::string>();
-    } else if (v.is_boolean()) {
-      same = *value == (v.get<bool>() ? "true" : "false");
-    } else if (v.is_number_integer()) {
-      same = *value == std::to_string(v.get<long long>());
-    }
-    if (!same)
-      out.push_back({{"HDR-11"}, name + ": \"" + sent + "\" is not argument \"" + arg + "\" = " + v.dump() + " encoded as required"});
+Headers modern_request_headers(const json& message, const ToolParamHeaders& tools) {
+  Headers h;
+  if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) return h;
+  const auto params = message.find("params");
+  if (params == message.end() || !params->is_object()) return h;
+  const auto meta = params->find("_meta");
+  if (meta == params->end() || !meta->is_object()) return h;
+  const auto version = meta->find(protocol::meta_key::kProtocolVersion);
+  if (version == meta->end() || !version->is_string() || !protocol::is_modern(version->get<std::string>())) return h;
+  const std::string method = message["method"].get<std::string>();
+  h.emplace_back("MCP-Protocol-Version", version->get<std::string>());
+  h.emplace_back("Mcp-Method", method);
+  if (auto name = routed_name(method, *params)) h.emplace_back("Mcp-Name", encoded_header_value(*name));
+  if (method != "tools/call" || !params->contains("name") || !(*params)["name"].is_string()) return h;
+  auto tool = tools.find((*params)["name"].get<std::string>());
+  if (tool == tools.end() || !params->contains("arguments")) return h;
+  for (const auto& p : tool->second) {
+    const json* v = at_path((*params)["arguments"], p.path);
+    if (!v || v->is_null()) continue;  // absent or null: no header
+    if (auto text = argument_text(*v)) h.emplace_back("Mcp-Param-" + p.name, encoded_header_value(*text));
   }
-  return out;
-}
-
-std::optional<std::string> modern_post_version(const json& body, const std::string& version_header) {
-  if (const json* v = meta_version(body); v && protocol::is_modern(v->get_ref<const std::string&>())) return v->get<std::string>();
-  if (protocol::is_modern(version_header)) return version_header;
-  return std::nullopt;
-}
-
-std::vector<HeaderProblem> check_modern_headers(const json& body, const std::function<std::string(const char*)>& header) {
-  std::vector<HeaderProblem> out;
-  if (!body.is_object() || !body.contains("method")) return out;  // batches and responses are judged elsewhere
-  const std::string method = body.value("method", "");
-  const std::string version = header("MCP-Protocol-Version");
-  if (version.empty()) {
-    out.push_back({{"HTTP-PV-01"}, "the POST of " + method + " carries no MCP-Protocol-Version header"});
-  } else if (const json* v = meta_version(body); v && *v != version) {
-    out.push_back({{"HTTP-PV-02"}, "MCP-Protocol-Version " + version + " differs from the body's _meta version " +
-                                       v->get<std::string>()});
-  }
-  if (!body.contains("id")) return out;  // Mcp-Method and Mcp-Name are required on requests
-  const std::string m = header("Mcp-Method");
-  if (m.empty())
-    out.push_back({{"HDR-01", "HTTP-29"}, "the POST of " + method + " carries no Mcp-Method header"});
-  else if (m != method)
-    out.push_back({{"HDR-01", "HTTP-29"}, "Mcp-Method \"" + m + "\" differs from the body's method \"" + method + "\""});
-  const std::string source = name_source(body);
-  if (!source.empty()) {
-    const std::string n = header("Mcp-Name");
-    auto value = decoded(n);
-    const bool plain = !n.empty() && n.front() != ' ' && n.back() != ' ' &&
-                       std::all_of(n.begin(), n.end(), [](char ch) { return ch >= 0x20 && ch < 0x7F; });
-    if (n.empty())
-      out.push_back({{"HDR-01", "HTTP-29"}, "the POST of " + method + " carries no Mcp-Name header"});
-    else if (!plain)
-      out.push_back({{"HDR-02"}, "Mcp-Name is not plain ASCII; such a value goes in the =?base64?...?= sentinel"});
-    else if (!value)
-      out.push_back({{"HDR-02"}, "Mcp-Name \"" + n + "\" is not valid =?base64?...?= encoding"});
-    else if (*value != source)
-      out.push_back({{"HDR-01", "HTTP-29"}, "Mcp-Name \"" + n + "\" differs from the body's \"" + source + "\""});
-  }
-  return out;
+  return h;
 }
 
 }  // namespace mcpspec::transport::http

@@ -1,12 +1,13 @@
 #pragma once
-// The 2026-07-28 request headers of Streamable HTTP, checked against the body as a server must
-// (HDR-01, HTTP-29, HTTP-PV-01, HTTP-PV-02): MCP-Protocol-Version equals params._meta's protocol
-// version, Mcp-Method equals the method, and Mcp-Name equals params.name (tools/call, prompts/get)
-// or params.uri (resources/read). Header names compare without case (cpp-httplib does that),
-// values with it (HDR-03). A value in the =?base64?...?= sentinel form is decoded first (HDR-02).
+// The request headers a POST carries at a modern protocol version (2026-07-28 and later), read off
+// the message itself: MCP-Protocol-Version (the version in params._meta), Mcp-Method, Mcp-Name
+// (the tool or prompt name, the resource URI, a task id) and one Mcp-Param-{Name} for each tool
+// argument the tool's inputSchema marks with x-mcp-header. A legacy message gets none of them: its
+// version header follows the initialize answer instead (streamable_http_transport.cpp).
+#include "harness/transport/http/http_connection.hpp"
+
 #include <nlohmann/json.hpp>
 
-#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -14,29 +15,25 @@
 
 namespace mcpspec::transport::http {
 
-struct HeaderProblem {
-  std::vector<std::string> requirements;
-  std::string text;
+// A header value as the spec carries it: plain when it is visible ASCII (spaces and tabs inside
+// allowed), else (non-ASCII, control characters, leading or trailing white space, or text that
+// itself looks like the sentinel) "=?base64?{Base64 of the UTF-8}?=".
+std::string encoded_header_value(const std::string& value);
+
+// The x-mcp-header annotations of one tool: the property path of each annotated argument (a chain
+// of "properties" keys) and the header name part.
+struct ParamHeader {
+  std::vector<std::string> path;
+  std::string name;
 };
+using ToolParamHeaders = std::map<std::string, std::vector<ParamHeader>>;  // tool name -> its headers
 
-// The modern protocol version a POST is in: its body's params._meta version, else its
-// MCP-Protocol-Version header, when that is modern; nullopt for a legacy POST.
-std::optional<std::string> modern_post_version(const nlohmann::json& body, const std::string& version_header);
+// Adds the annotations of every tool in a tools/list result to `into`. Only annotations reachable
+// through "properties" chains count (anywhere else the spec makes the tool invalid, which the
+// harness does not mirror: it tests the server, whose invalid annotations are for a check to see).
+void learn_param_headers(const nlohmann::json& tools_list_result, ToolParamHeaders& into);
 
-// What is wrong with a modern POST's headers (`header` reads one by name; "" when absent).
-std::vector<HeaderProblem> check_modern_headers(const nlohmann::json& body,
-                                                const std::function<std::string(const char*)>& header);
-
-// The x-mcp-header annotations of the tools in a tools/list result: tool name -> {argument
-// name: header suffix} (top-level inputSchema properties; tools without any are left out).
-std::map<std::string, std::map<std::string, std::string>> x_mcp_headers_of(const nlohmann::json& list_result);
-
-// What is wrong with a tools/call POST's Mcp-Param-{Name} headers, given its tool's annotations
-// (HDR-08: every annotated argument present and not null is mirrored; HDR-11: the value encoded as
-// the string itself, or the =?base64?...?= sentinel when not plain ASCII, an integer in decimal, a
-// boolean as true/false). Integers compare numerically.
-std::vector<HeaderProblem> check_param_headers(const nlohmann::json& body,
-                                               const std::map<std::string, std::string>& annotations,
-                                               const std::function<std::string(const std::string&)>& header);
+// The modern headers of `message` (nothing for a message without a modern version in its _meta).
+Headers modern_request_headers(const nlohmann::json& message, const ToolParamHeaders& tools);
 
 }  // namespace mcpspec::transport::http

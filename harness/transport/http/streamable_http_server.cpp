@@ -3,7 +3,7 @@
 #include "harness/auth/protected_resource.hpp"
 #include "harness/transport/http/httplib_support.hpp"
 #include "harness/protocol/era.hpp"
-#include "harness/transport/http/modern_headers.hpp"
+#include "harness/transport/http/modern_header_checks.hpp"
 #include "harness/transport/http/sse_parser.hpp"
 
 #include <fmt/format.h>

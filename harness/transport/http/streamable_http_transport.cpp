@@ -77,12 +77,14 @@ Headers StreamableHttpTransport::common_headers() const {
   return h;
 }
 
-void StreamableHttpTransport::launch(std::shared_ptr<HttpConnection> conn, std::function<void()> body) {
+void StreamableHttpTransport::launch(std::shared_ptr<HttpConnection> conn, std::function<void()> body,
+                                     std::string request_id) {
   std::lock_guard<std::mutex> lock(mu_);
   if (stopping_) return;
   streams_.emplace_back();
   Stream& s = streams_.back();
   s.conn = std::move(conn);
+  s.request_id = std::move(request_id);
   std::atomic<bool>* done = &s.done;
   s.thread = std::thread([body = std::move(body), done] {
     body();
@@ -118,6 +120,7 @@ void StreamableHttpTransport::post(const std::string& body, Deadline deadline, b
   reap_finished();
   std::string request_id, what = raw ? "raw bytes" : "message";
   bool initialize = false, initialized_note = false;
+  Headers modern;
   try {
     json msg = json::parse(body);
     if (msg.is_object() && msg.contains("method") && msg["method"].is_string()) {
@@ -125,6 +128,14 @@ void StreamableHttpTransport::post(const std::string& body, Deadline deadline, b
       initialize = what == "initialize";
       initialized_note = what == "notifications/initialized";
       if (msg.contains("id")) request_id = msg["id"].dump();
+      if (!raw && cancel_by_closing(msg)) return;
+      if (!raw) {
+        std::lock_guard<std::mutex> lock(mu_);
+        modern = modern_request_headers(msg, param_headers_);
+        if (!modern.empty()) modern_ = true;
+        if (!modern.empty() && what == "tools/list" && !request_id.empty() && tools_list_ids_.size() < 4096)
+          tools_list_ids_.insert(request_id);
+      }
       if (what == "notifications/cancelled" && msg.contains("params") && msg["params"].is_object() &&
           msg["params"].contains("requestId")) {
         // We gave up on that request: a stream of it that ends early is not resumed.
@@ -144,6 +155,7 @@ void StreamableHttpTransport::post(const std::string& body, Deadline deadline, b
   r.target = url_.target;
   r.headers = {{"Content-Type", "application/json"}, {"Accept", "application/json, text/event-stream"}};
   for (auto& h : common_headers()) r.headers.push_back(std::move(h));
+  for (auto& h : modern) r.headers.push_back(std::move(h));
   r.body = body;
   auto conn = std::make_shared<HttpConnection>();
   ++answer_streams_;  // before the bytes go out: an answer may be read the moment they do
@@ -159,10 +171,32 @@ void StreamableHttpTransport::post(const std::string& body, Deadline deadline, b
     stream_ended(answer_streams_);
     throw;
   }
-  launch(conn, [this, conn, what, request_id, initialize, initialized_note, send_no] {
-    read_post(conn, what, request_id, initialize, initialized_note, send_no);  // resumptions included
-    stream_ended(answer_streams_);
-  });
+  launch(
+      conn,
+      [this, conn, what, request_id, initialize, initialized_note, send_no] {
+        read_post(conn, what, request_id, initialize, initialized_note, send_no);  // resumptions included
+        stream_ended(answer_streams_);
+      },
+      request_id);
+}
+
+bool StreamableHttpTransport::cancel_by_closing(const json& msg) {
+  if (!msg.is_object() || msg.value("method", json()) != "notifications/cancelled" || !msg.contains("params") ||
+      !msg["params"].is_object() || !msg["params"].contains("requestId"))
+    return false;
+  const std::string id = msg["params"]["requestId"].dump();
+  std::shared_ptr<HttpConnection> conn;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!modern_) return false;
+    for (auto& s : streams_)
+      if (s.request_id == id && !s.done) conn = s.conn;
+  }
+  if (conn) conn->abort();
+  note(conn ? "notifications/cancelled for " + clip(id, 80) +
+                  ": closed that request's response stream instead (how a modern client cancels over HTTP)"
+            : "notifications/cancelled for " + clip(id, 80) + ": no open response stream of that request to close");
+  return true;
 }
 
 void StreamableHttpTransport::post_heard() {
@@ -345,6 +379,11 @@ void StreamableHttpTransport::on_message_text(const std::string& text, const std
       json msg = json::parse(text);
       if (answers(msg, request_id)) {
         answered = true;
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          if (tools_list_ids_.erase(request_id) && msg.is_object() && msg.contains("result"))
+            learn_param_headers(msg["result"], param_headers_);
+        }
         if (initialize && msg.is_object() && msg.contains("result") && msg["result"].is_object()) {
           auto v = msg["result"].value("protocolVersion", std::string());
           // The header exists from 2025-06-18 on; before that a server may not know it.

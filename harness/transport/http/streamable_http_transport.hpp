@@ -8,6 +8,7 @@
 // kept here; raw checks that need them wrong use HttpExchange with explicit headers instead.
 #include "harness/transport/http/event_queue.hpp"
 #include "harness/transport/http/http_connection.hpp"
+#include "harness/transport/http/modern_headers.hpp"
 #include "harness/transport/http/served_process.hpp"
 #include "harness/transport/http/url.hpp"
 #include "harness/transport/transport.hpp"
@@ -75,6 +76,7 @@ class StreamableHttpTransport : public Transport {
  private:
   struct Stream {
     std::shared_ptr<HttpConnection> conn;
+    std::string request_id;  // the POSTed request whose answer it carries ("" for others)
     std::thread thread;
     std::atomic<bool> done{false};
   };
@@ -91,7 +93,10 @@ class StreamableHttpTransport : public Transport {
                 std::string& last_id, long long& retry_ms);
   void on_message_text(const std::string& text, const std::string& request_id, bool initialize, bool& answered);
   void note(const std::string& text) { events_.push(Event{Event::Type::Stderr, "http: " + text, {}}); }
-  void launch(std::shared_ptr<HttpConnection> conn, std::function<void()> body);
+  void launch(std::shared_ptr<HttpConnection> conn, std::function<void()> body, std::string request_id = "");
+  // At a modern version a client cancels a request by closing its response stream, and sends no
+  // notifications/cancelled over HTTP: true when `msg` was such a cancel and its stream is closed.
+  bool cancel_by_closing(const nlohmann::json& msg);
   // One stream counted in `open` has ended; when none is left, waiting receivers are woken.
   void stream_ended(std::atomic<int>& open);
   void reap_finished();
@@ -105,6 +110,11 @@ class StreamableHttpTransport : public Transport {
   std::string session_id_, protocol_header_;
   std::set<std::string> event_ids_;   // SSE event ids seen in this session (must be unique)
   std::set<std::string> cancelled_;   // request ids we sent notifications/cancelled for (bounded)
+  // Modern versions: the x-mcp-header annotations of the tools the server listed (Mcp-Param-*
+  // headers of later tools/call POSTs), and the ids of tools/list requests whose answers teach them.
+  ToolParamHeaders param_headers_;
+  bool modern_ = false;  // a request with a modern version in its _meta went out
+  std::set<std::string> tools_list_ids_;
   bool get_started_ = false;
   std::list<Stream> streams_;
   std::atomic<bool> stopping_{false};
