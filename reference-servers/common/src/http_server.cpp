@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+#include <sys/socket.h>
+
 namespace mcpref {
 
 namespace {
@@ -107,6 +109,8 @@ class BoundedConnectionQueue : public httplib::TaskQueue {
 
 // Threads serving connections; the rest of max_connections wait for one of them.
 constexpr std::size_t kMaxWorkers = 32;
+// Connections the kernel queues before we accept them.
+constexpr int kListenBacklog = 512;
 
 }  // namespace
 
@@ -264,6 +268,13 @@ HttpServer::~HttpServer() = default;
 
 void HttpServer::run() {
   Impl& impl = *impl_;
+  // cpp-httplib 0.11 listens with a backlog of 5: with a few hundred clients connecting at once the
+  // kernel then resets connections. Listening again on the bound socket only sets a larger one.
+  auto listen_fd = std::make_shared<int>(-1);
+  impl.server.set_socket_options([listen_fd](int sock) {
+    httplib::default_socket_options(sock);
+    *listen_fd = sock;
+  });
   int port = impl.options.port;
   if (port == 0) {
     port = impl.server.bind_to_any_port(impl.options.host);
@@ -272,6 +283,7 @@ void HttpServer::run() {
     throw std::runtime_error(fmt::format("cannot listen on {}:{} (in use, or not a local address)",
                                          impl.options.host, port));
   }
+  if (*listen_fd >= 0) ::listen(*listen_fd, kListenBacklog);
   if (impl.options.on_listening) impl.options.on_listening(port);
   impl.server.listen_after_bind();
 }
