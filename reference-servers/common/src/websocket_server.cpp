@@ -58,6 +58,9 @@ struct WebSocketServer::Impl {
   // down once its deadline passes: a peer silent in the handshake, between messages, or not
   // reading our answers loses its connection and its thread.
   std::map<int, Clock::time_point> deadlines;
+  // Connection threads not yet finished (they still use `io` while their stream is destroyed,
+  // after leaving `deadlines`): run() waits for none before the Impl may go.
+  int threads = 0;
   std::mutex dispatch_mutex;  // one message at a time across connections
 
   Impl(Dispatcher& d, NetworkOptions o) : dispatcher(d), options(std::move(o)) {}
@@ -197,13 +200,22 @@ void WebSocketServer::run() {
       socket.close(ec);
       continue;
     }
-    std::thread([&impl, s = std::move(socket)]() mutable { impl.serve_connection(std::move(s)); }).detach();
+    {
+      std::lock_guard lock(impl.mutex);
+      ++impl.threads;
+    }
+    std::thread([&impl, s = std::move(socket)]() mutable {
+      impl.serve_connection(std::move(s));  // the socket and stream are gone when this returns
+      std::lock_guard lock(impl.mutex);
+      --impl.threads;
+      impl.idle.notify_all();
+    }).detach();
   }
   // Wait (bounded) for the connection threads, which stop() has shut down, to leave.
   impl.idle.notify_all();
   reaper.join();
   std::unique_lock lock(impl.mutex);
-  impl.idle.wait_for(lock, std::chrono::seconds(5), [&impl] { return impl.deadlines.empty(); });
+  impl.idle.wait_for(lock, std::chrono::seconds(5), [&impl] { return impl.threads == 0; });
 }
 
 void WebSocketServer::stop() {
