@@ -24,6 +24,7 @@ import pathlib
 import random
 import re
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -138,6 +139,7 @@ def chant(args, rng):
         print(f"round {round_}: {len(acknowledged)} acknowledged so far, {len(opened)} blocks, "
               f"files whole; other files in specs/: {leftovers}", flush=True)
     print(f"chant: {args.rounds} rounds, {len(acknowledged)} acknowledged updates, none lost, every file whole")
+    shutil.rmtree(root, ignore_errors=True)  # kept on failure, as evidence
 
 
 def git(cwd, *cmd):
@@ -196,6 +198,7 @@ def meditation(args, rng):
             fail(f"round {round_}: notes missing after the sync: {missing[:5]}")
         print(f"round {round_}: killed during sync, clone whole, next sync reached {head[:8]}", flush=True)
     print(f"meditation: {args.rounds} rounds, every kill survived, no note lost")
+    shutil.rmtree(base, ignore_errors=True)  # kept on failure, as evidence
 
 
 def main():
