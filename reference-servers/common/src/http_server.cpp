@@ -7,10 +7,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <random>
 #include <map>
 #include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include <sys/socket.h>
 
 namespace mcpref {
 
@@ -35,6 +41,76 @@ void json_reply(httplib::Response& res, int status, const Json& body) {
   res.status = status;
   res.set_content(to_line(body), "application/json");
 }
+
+// Set while a connection past the bound is served on the accepting thread: its request is then
+// answered 503 by the pre-routing handler, whatever it asks.
+thread_local bool t_over_capacity = false;
+
+// cpp-httplib's own pool queues accepted connections without bound (a peer opening sockets
+// without end holds one descriptor each). This one holds at most `max_connections`: served by
+// `workers` threads or waiting for one. A connection past that cannot be dropped (its socket would
+// leak) nor get a thread of its own: it is served at once on the accepting thread, flagged, and
+// refused with 503 after reading its request (bounded by the read timeout).
+class BoundedConnectionQueue : public httplib::TaskQueue {
+ public:
+  BoundedConnectionQueue(std::size_t workers, std::size_t max_connections) : max_connections_(max_connections) {
+    for (std::size_t i = 0; i < workers; ++i) threads_.emplace_back([this] { work(); });
+  }
+
+  void enqueue(std::function<void()> fn) override {
+    {
+      std::lock_guard lock(mutex_);
+      if (busy_ + jobs_.size() < max_connections_) {
+        jobs_.push_back(std::move(fn));
+        ready_.notify_one();
+        return;
+      }
+    }
+    t_over_capacity = true;
+    fn();
+    t_over_capacity = false;
+  }
+
+  void shutdown() override {
+    {
+      std::lock_guard lock(mutex_);
+      shutdown_ = true;
+    }
+    ready_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+
+ private:
+  void work() {
+    for (;;) {
+      std::function<void()> fn;
+      {
+        std::unique_lock lock(mutex_);
+        ready_.wait(lock, [this] { return shutdown_ || !jobs_.empty(); });
+        if (jobs_.empty()) return;  // shut down with nothing left to serve
+        fn = std::move(jobs_.front());
+        jobs_.pop_front();
+        ++busy_;
+      }
+      fn();
+      std::lock_guard lock(mutex_);
+      --busy_;
+    }
+  }
+
+  const std::size_t max_connections_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::function<void()>> jobs_;
+  std::size_t busy_ = 0;
+  bool shutdown_ = false;
+  std::vector<std::thread> threads_;
+};
+
+// Threads serving connections; the rest of max_connections wait for one of them.
+constexpr std::size_t kMaxWorkers = 32;
+// Connections the kernel queues before we accept them.
+constexpr int kListenBacklog = 512;
 
 }  // namespace
 
@@ -88,7 +164,7 @@ struct HttpServer::Impl {
       return true;
     }
     std::string host = req.get_header_value("Host");
-    if (!host.empty() && !is_loopback_authority(host) && host.rfind(options.host, 0) != 0) {
+    if (!is_allowed_host(host, options.host)) {
       json_reply(res, 403, rpc::make_error(nullptr, rpc::kInvalidRequest, "Forbidden: foreign Host " + host));
       return true;
     }
@@ -164,6 +240,22 @@ HttpServer::HttpServer(Dispatcher& dispatcher, NetworkOptions options)
     : impl_(std::make_unique<Impl>(dispatcher, std::move(options))) {
   Impl& impl = *impl_;
   impl.server.set_payload_max_length(impl.options.max_message_bytes);
+  // Idle bounds, at most 5 s: a request must keep arriving (read timeout) and a kept-alive
+  // connection waits that long for the next one, so a silent client does not hold a worker (nor,
+  // past the bound, the accepting thread) for long.
+  int idle = std::clamp(impl.options.idle_timeout_seconds, 1, 5);
+  impl.server.set_read_timeout(idle, 0);
+  impl.server.set_keep_alive_timeout(idle);
+  std::size_t max_connections = std::max<std::size_t>(impl.options.max_connections, 1);
+  impl.server.new_task_queue = [max_connections] {
+    return new BoundedConnectionQueue(std::min(max_connections, kMaxWorkers), max_connections);
+  };
+  impl.server.set_pre_routing_handler([](const httplib::Request&, httplib::Response& res) {
+    if (!t_over_capacity) return httplib::Server::HandlerResponse::Unhandled;
+    json_reply(res, 503, rpc::make_error(nullptr, rpc::kInternalError, "Service Unavailable: too many connections"));
+    res.set_header("Connection", "close");
+    return httplib::Server::HandlerResponse::Handled;
+  });
   impl.server.Post(impl.options.path, [&impl](const httplib::Request& q, httplib::Response& r) { impl.post(q, r); });
   impl.server.Delete(impl.options.path, [&impl](const httplib::Request& q, httplib::Response& r) { impl.erase(q, r); });
   impl.server.Get(impl.options.path, [](const httplib::Request&, httplib::Response& r) {
@@ -176,6 +268,13 @@ HttpServer::~HttpServer() = default;
 
 void HttpServer::run() {
   Impl& impl = *impl_;
+  // cpp-httplib 0.11 listens with a backlog of 5: with a few hundred clients connecting at once the
+  // kernel then resets connections. Listening again on the bound socket only sets a larger one.
+  auto listen_fd = std::make_shared<int>(-1);
+  impl.server.set_socket_options([listen_fd](int sock) {
+    httplib::default_socket_options(sock);
+    *listen_fd = sock;
+  });
   int port = impl.options.port;
   if (port == 0) {
     port = impl.server.bind_to_any_port(impl.options.host);
@@ -184,6 +283,7 @@ void HttpServer::run() {
     throw std::runtime_error(fmt::format("cannot listen on {}:{} (in use, or not a local address)",
                                          impl.options.host, port));
   }
+  if (*listen_fd >= 0) ::listen(*listen_fd, kListenBacklog);
   if (impl.options.on_listening) impl.options.on_listening(port);
   impl.server.listen_after_bind();
 }

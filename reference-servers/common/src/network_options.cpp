@@ -34,4 +34,10 @@ bool is_allowed_origin(const std::string& origin) {
   return false;  // "null" or another scheme: a page we cannot trust
 }
 
+bool is_allowed_host(const std::string& host_header, const std::string& bound_host) {
+  if (host_header.empty() || is_loopback_authority(host_header)) return true;
+  std::string host = host_of(host_header);
+  return host == bound_host || host == "[" + bound_host + "]";
+}
+
 }  // namespace mcpref

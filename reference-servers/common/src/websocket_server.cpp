@@ -10,7 +10,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
-#include <set>
+#include <map>
+#include <optional>
 #include <stdexcept>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -30,10 +31,7 @@ namespace {
 // must not hold a thread forever.
 constexpr int kHandshakeSeconds = 5;
 
-void set_receive_timeout(int fd, int seconds) {
-  timeval tv{seconds, 0};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-}
+using Clock = std::chrono::steady_clock;
 
 void refuse(tcp::socket& socket, http::status status, const std::string& why) {
   http::response<http::string_body> res{status, 11};
@@ -53,21 +51,32 @@ struct WebSocketServer::Impl {
   asio::io_context io;
   tcp::acceptor acceptor{io};
   std::atomic<bool> stopping{false};
-  std::mutex mutex;  // guards open_fds and active
+  std::mutex mutex;  // guards deadlines
   std::condition_variable idle;
-  std::set<int> open_fds;
-  int active = 0;
+  // Open connections and the time by which each must have made progress. Blocking Beast calls
+  // ignore SO_RCVTIMEO (Asio waits again on EAGAIN), so the reaper thread shuts a connection
+  // down once its deadline passes: a peer silent in the handshake, between messages, or not
+  // reading our answers loses its connection and its thread.
+  std::map<int, Clock::time_point> deadlines;
+  // Connection threads not yet finished (they still use `io` while their stream is destroyed,
+  // after leaving `deadlines`): run() waits for none before the Impl may go.
+  int threads = 0;
   std::mutex dispatch_mutex;  // one message at a time across connections
 
   Impl(Dispatcher& d, NetworkOptions o) : dispatcher(d), options(std::move(o)) {}
 
   void serve_connection(tcp::socket socket) {
     int fd = socket.native_handle();
+    std::optional<websocket::stream<tcp::socket>> ws;  // outlives the untrack below
+    serve_upgrade(socket, ws, fd);
+    track(fd, false);  // before the descriptor closes, so the reaper never sees a reused number
+  }
+
+  void serve_upgrade(tcp::socket& socket, std::optional<websocket::stream<tcp::socket>>& ws, int fd) {
     try {
-      set_receive_timeout(fd, kHandshakeSeconds);
       beast::flat_buffer buffer;
       http::request_parser<http::string_body> parser;
-      parser.header_limit(64 * 1024);
+      parser.header_limit(kMaxRequestHeadBytes);
       parser.body_limit(64 * 1024);
       http::read(socket, buffer, parser);
       auto request = parser.release();
@@ -83,26 +92,33 @@ struct WebSocketServer::Impl {
         refuse(socket, http::status::forbidden, "foreign Origin");
         return;
       }
+      if (!is_allowed_host(std::string(request[http::field::host]), options.host)) {
+        refuse(socket, http::status::forbidden, "foreign Host");
+        return;
+      }
       bool offers_mcp = std::string(request[http::field::sec_websocket_protocol]).find("mcp") != std::string::npos;
-      websocket::stream<tcp::socket> ws(std::move(socket));
-      ws.read_message_max(options.max_message_bytes);
-      ws.set_option(websocket::stream_base::decorator([offers_mcp](websocket::response_type& res) {
+      ws.emplace(std::move(socket));
+      ws->read_message_max(options.max_message_bytes);
+      ws->set_option(websocket::stream_base::decorator([offers_mcp](websocket::response_type& res) {
         if (offers_mcp) res.set(http::field::sec_websocket_protocol, "mcp");
       }));
-      ws.accept(request);
-      set_receive_timeout(fd, 0);  // from now on waiting for the client is its right
+      ws->accept(request);
       for (;;) {
+        // A client silent for the idle time is gone or hostile: the reaper ends the connection.
+        expect_within(fd, std::chrono::seconds(options.idle_timeout_seconds));
         beast::flat_buffer message;
-        ws.read(message);
-        if (!ws.got_text()) continue;  // binary frames carry no JSON-RPC
+        ws->read(message);
+        if (!ws->got_text()) continue;  // binary frames carry no JSON-RPC
+        expect_within(fd, std::nullopt);  // the time a handler takes is not the peer's fault
         std::optional<Json> reply;
         {
           std::lock_guard lock(dispatch_mutex);
           reply = dispatcher.handle_line(beast::buffers_to_string(message.data()));
         }
         if (reply) {
-          ws.text(true);
-          ws.write(asio::buffer(to_line(*reply)));
+          expect_within(fd, std::chrono::seconds(options.idle_timeout_seconds));
+          ws->text(true);
+          ws->write(asio::buffer(to_line(*reply)));
         }
       }
     } catch (const std::exception&) {
@@ -110,15 +126,40 @@ struct WebSocketServer::Impl {
     }
   }
 
-  void track(int fd, bool add) {
+  // Counts a connection in (false when max_connections are open already; its handshake must
+  // arrive within kHandshakeSeconds) or out.
+  bool track(int fd, bool add) {
     std::lock_guard lock(mutex);
     if (add) {
-      open_fds.insert(fd);
-      ++active;
+      if (deadlines.size() >= options.max_connections) return false;
+      deadlines[fd] = Clock::now() + std::chrono::seconds(kHandshakeSeconds);
     } else {
-      open_fds.erase(fd);
-      --active;
+      deadlines.erase(fd);
       idle.notify_all();
+    }
+    return true;
+  }
+
+  // The connection must make progress within `limit` from now (nullopt: no deadline).
+  void expect_within(int fd, std::optional<std::chrono::seconds> limit) {
+    std::lock_guard lock(mutex);
+    auto it = deadlines.find(fd);
+    if (it != deadlines.end()) it->second = limit ? Clock::now() + *limit : Clock::time_point::max();
+  }
+
+  // Runs until stop(): shuts down every connection past its deadline (its thread then sees an
+  // error and leaves).
+  void reap() {
+    std::unique_lock lock(mutex);
+    while (!stopping) {
+      idle.wait_for(lock, std::chrono::milliseconds(200));
+      auto now = Clock::now();
+      for (auto& [fd, deadline] : deadlines) {
+        if (deadline <= now) {
+          ::shutdown(fd, SHUT_RDWR);
+          deadline = Clock::time_point::max();
+        }
+      }
     }
   }
 };
@@ -143,6 +184,7 @@ void WebSocketServer::run() {
                                          ec.message()));
   }
   if (impl.options.on_listening) impl.options.on_listening(impl.acceptor.local_endpoint().port());
+  std::thread reaper([&impl] { impl.reap(); });
   while (!impl.stopping) {
     tcp::socket socket(impl.io);
     impl.acceptor.accept(socket, ec);
@@ -151,15 +193,29 @@ void WebSocketServer::run() {
       continue;  // a connection that failed before we saw it
     }
     int fd = socket.native_handle();
-    impl.track(fd, true);
-    std::thread([&impl, fd, s = std::move(socket)]() mutable {
-      impl.serve_connection(std::move(s));
-      impl.track(fd, false);
+    if (!impl.track(fd, true)) {
+      // Past max_connections: refused on this thread, without reading the request (a peer
+      // holding connections open must not get more threads).
+      refuse(socket, http::status::service_unavailable, "too many connections");
+      socket.close(ec);
+      continue;
+    }
+    {
+      std::lock_guard lock(impl.mutex);
+      ++impl.threads;
+    }
+    std::thread([&impl, s = std::move(socket)]() mutable {
+      impl.serve_connection(std::move(s));  // the socket and stream are gone when this returns
+      std::lock_guard lock(impl.mutex);
+      --impl.threads;
+      impl.idle.notify_all();
     }).detach();
   }
   // Wait (bounded) for the connection threads, which stop() has shut down, to leave.
+  impl.idle.notify_all();
+  reaper.join();
   std::unique_lock lock(impl.mutex);
-  impl.idle.wait_for(lock, std::chrono::seconds(5), [&impl] { return impl.active == 0; });
+  impl.idle.wait_for(lock, std::chrono::seconds(5), [&impl] { return impl.threads == 0; });
 }
 
 void WebSocketServer::stop() {
@@ -169,7 +225,8 @@ void WebSocketServer::stop() {
   // another thread would race with it.
   if (impl.acceptor.is_open()) ::shutdown(impl.acceptor.native_handle(), SHUT_RDWR);
   std::lock_guard lock(impl.mutex);
-  for (int fd : impl.open_fds) ::shutdown(fd, SHUT_RDWR);
+  for (const auto& [fd, deadline] : impl.deadlines) ::shutdown(fd, SHUT_RDWR);
+  impl.idle.notify_all();
 }
 
 }  // namespace mcpref

@@ -4,6 +4,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <thread>
+
 namespace meditation {
 
 namespace {
@@ -36,7 +39,23 @@ PullOutcome git_pull(const std::filesystem::path& folder, std::chrono::milliseco
   std::error_code ec;
   if (!std::filesystem::equivalent(top_dir, folder, ec)) return o;
   o.is_repository = true;
-  RunResult pull = run_with_deadline({"git", "pull", "--ff-only"}, folder, kGitEnv, deadline);
+  // A git still running in this work tree (the pull of a meditation-mcp that was killed: git runs
+  // in its own process group and outlives it) holds .git/index.lock while it checks files out.
+  // Pulling beside it fails, and scanning beside it misses the files not yet written: wait for it
+  // within the deadline. A lock that stays is named rather than removed (it may be live).
+  auto lock = folder / ".git" / "index.lock";
+  auto give_up = std::chrono::steady_clock::now() + deadline;
+  while (std::filesystem::exists(lock, ec) && std::chrono::steady_clock::now() < give_up) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  if (std::filesystem::exists(lock, ec)) {
+    o.summary = fmt::format("git pull --ff-only was not tried: {} stayed for {} ms (another git is running, or "
+                            "one was killed: remove the file if none runs)", lock.string(), deadline.count());
+    return o;
+  }
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(give_up - std::chrono::steady_clock::now());
+  RunResult pull = run_with_deadline({"git", "pull", "--ff-only"}, folder, kGitEnv,
+                                     std::max(left, std::chrono::milliseconds(1)));
   if (pull.timed_out) {
     o.summary = fmt::format("git pull --ff-only did not finish within {} ms and was stopped", deadline.count());
   } else if (!pull.started) {

@@ -22,7 +22,16 @@ struct NetworkOptions {
   std::vector<std::string> protocol_versions;
   // Called once the socket listens, with the actual port (so a caller can print it).
   std::function<void(int port)> on_listening;
+  // Connections held at once (being served or waiting for a worker); one more is answered 503
+  // and closed, so a peer opening sockets without end cannot exhaust threads or descriptors.
+  std::size_t max_connections = 256;
+  // A connection that sends nothing for this long is closed: a WebSocket between messages; over
+  // HTTP, inside a request and between kept-alive requests, this time but at most 5 s.
+  int idle_timeout_seconds = 120;
 };
+
+// Bounds of one HTTP request head (request line and headers) read by the server ends.
+inline constexpr std::size_t kMaxRequestHeadBytes = 64 * 1024;
 
 // True for the host part of a Host header or Origin URL that names this machine's loopback
 // interface (localhost, 127.0.0.1, [::1]), with or without a port. Used against DNS rebinding.
@@ -30,5 +39,10 @@ bool is_loopback_authority(const std::string& authority);
 
 // True when an Origin header value may reach a local server: absent/empty, or a loopback URL.
 bool is_allowed_origin(const std::string& origin);
+
+// True when a Host header may reach a server listening on `bound_host`: absent/empty (HTTP/1.0),
+// a loopback name, or exactly the bound address (with any port). A name that merely starts with
+// the address ("127.0.0.1.evil.example") is refused: that is what DNS rebinding would send.
+bool is_allowed_host(const std::string& host_header, const std::string& bound_host);
 
 }  // namespace mcpref
