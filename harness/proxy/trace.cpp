@@ -1,9 +1,12 @@
 #include "harness/proxy/trace.hpp"
 
+#include "harness/protocol/peer_json.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 
 namespace mcpspec::proxy {
@@ -50,6 +53,23 @@ Direction parse_direction(const std::string& s, const std::string& where) {
   throw std::runtime_error(where + ": \"dir\" is \"" + s + "\"; expected \"c2s\", \"s2c\" or \"stderr\"");
 }
 
+// One event line of mcp-trace-validator's format; nullopt for an event that carries no message.
+std::optional<TraceEntry> foreign_event(const json& j, const std::string& where) {
+  if (!j.contains("direction") || !j["direction"].is_string())
+    throw std::runtime_error(where + ": \"direction\" missing or not a string");
+  if (!j.contains("kind") || !j["kind"].is_string()) throw std::runtime_error(where + ": \"kind\" missing or not a string");
+  const std::string d = j["direction"].get<std::string>();
+  TraceEntry e;
+  if (d == "client-to-server") e.dir = Direction::ClientToServer;
+  else if (d == "server-to-client") e.dir = Direction::ServerToClient;
+  else
+    throw std::runtime_error(where + ": \"direction\" is \"" + d + "\"; expected \"client-to-server\" or \"server-to-client\"");
+  if (j["kind"] != "message") return std::nullopt;
+  if (!j.contains("payload")) throw std::runtime_error(where + ": a \"message\" event without \"payload\"");
+  e.text = j["payload"].dump(-1, ' ', false, json::error_handler_t::replace);
+  return e;
+}
+
 }  // namespace
 
 std::vector<TraceEntry> read_trace(const std::string& path) {
@@ -58,12 +78,25 @@ std::vector<TraceEntry> read_trace(const std::string& path) {
   std::vector<TraceEntry> out;
   std::string line;
   int lineno = 0;
+  bool format_known = false, foreign = false;
   while (std::getline(in, line)) {
     ++lineno;
     std::string where = fmt::format("{}:{}", path, lineno);
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    json j = json::parse(line, nullptr, false);
-    if (j.is_discarded() || !j.is_object()) throw std::runtime_error(where + ": not a JSON object");
+    // The gate for outside input (bounded depth and numbers): a trace is a file anyone may hand us.
+    auto read = protocol::read_peer_json(line);
+    if (read.status != protocol::PeerJson::Status::Ok || !read.value.is_object())
+      throw std::runtime_error(where + ": not a JSON object" + (read.detail.empty() ? "" : " (" + read.detail + ")"));
+    json j = std::move(read.value);
+    // The first entry decides the format: an mcp-trace-validator event has "direction" and "kind".
+    if (!format_known) {
+      foreign = !j.contains("dir") && j.contains("direction") && j.contains("kind");
+      format_known = true;
+    }
+    if (foreign) {
+      if (auto e = foreign_event(j, where)) out.push_back(std::move(*e));
+      continue;
+    }
     if (!j.contains("dir") || !j["dir"].is_string()) throw std::runtime_error(where + ": \"dir\" missing or not a string");
     if (!j.contains("text") || !j["text"].is_string())
       throw std::runtime_error(where + ": \"text\" missing or not a string");

@@ -50,8 +50,14 @@ class TraceWriter {
 // The JSONL line of one entry (no newline). Bytes that are not UTF-8 become U+FFFD.
 std::string trace_line(const TraceEntry& e);
 
-// Reads a whole trace. Throws std::runtime_error naming the file and line of the first entry that
-// is not JSON, lacks a field or has a field of the wrong type or an unknown direction.
+// Reads a whole trace. Two formats are read, told apart by the first entry:
+//  - ours (docs/proxy.md): {"dir", "t_ms", "text", "http"?};
+//  - mcp-trace-validator's event lines: {"seq", "direction": "client-to-server" |
+//    "server-to-client", "transport", "kind", "payload"}; a "message" event's payload is the
+//    JSON-RPC message, events of other kinds (lifecycle, transport facts) carry none and are
+//    skipped. Its "seq" orders events but is no time: t_ms is 0.
+// Throws std::runtime_error naming the file and line of the first entry that is not JSON, lacks a
+// field or has a field of the wrong type or an unknown direction.
 std::vector<TraceEntry> read_trace(const std::string& path);
 
 }  // namespace mcpspec::proxy

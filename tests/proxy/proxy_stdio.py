@@ -112,7 +112,33 @@ def offline(mcpspec, trace):
     return lines, r.returncode
 
 
+def as_foreign_trace(trace, out):
+    """Our trace rewritten as mcp-trace-validator's event lines (the other format `validate --trace`
+    reads), with a lifecycle event between, which carries no message."""
+    with open(trace) as f, open(out, "w") as g:
+        seq = 0
+        for line in f:
+            e = json.loads(line)
+            if e["dir"] == "stderr":
+                continue
+            direction = "client-to-server" if e["dir"] == "c2s" else "server-to-client"
+            try:
+                payload = json.loads(e["text"])
+            except ValueError:
+                return False  # a line that is not JSON has no place in that format
+            g.write(json.dumps({"seq": seq, "direction": direction, "transport": "stdio", "kind": "message",
+                                "payload": payload}) + "\n")
+            g.write(json.dumps({"seq": seq + 1, "direction": direction, "transport": "stdio", "kind": "lifecycle"}) + "\n")
+            seq += 2
+    return True
+
+
 def check_offline_matches(mcpspec, trace, live):
+    foreign = trace + ".mtv.jsonl"
+    if as_foreign_trace(trace, foreign):
+        lines, _ = offline(mcpspec, foreign)
+        if lines != [l[len(PREFIX):] for l in live]:
+            fail(f"the same trace in mcp-trace-validator's format was judged {lines}, live {live}")
     lines, rc = offline(mcpspec, trace)
     live_plain = [l[len(PREFIX):] for l in live]
     if lines != live_plain:

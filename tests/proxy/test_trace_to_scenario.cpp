@@ -7,6 +7,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 using nlohmann::json;
 using namespace mcpspec::proxy;
 
@@ -180,4 +183,48 @@ TEST_CASE("from-trace: a trace with nothing to replay is refused", "[proxy][from
                     Catch::Contains("no JSON message"));
   CHECK_THROWS_WITH(scenario_from_trace({s2c(R"({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}})")}, {}),
                     Catch::Contains("nothing the replay could do"));
+}
+
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  std::string path = (std::filesystem::temp_directory_path() / name).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("read_trace: mcp-trace-validator's event lines are read as messages", "[proxy][trace]") {
+  auto path = write_temp(
+      "mcpspec-foreign-trace.jsonl",
+      R"({"seq":0,"direction":"client-to-server","transport":"stdio","kind":"message","payload":{"jsonrpc":"2.0","id":1,"method":"ping"}})"
+      "\n"
+      R"({"seq":1,"direction":"server-to-client","transport":"stdio","kind":"lifecycle","event":"opened"})"
+      "\n"
+      R"({"seq":2,"direction":"server-to-client","transport":"stdio","kind":"message","payload":{"jsonrpc":"2.0","id":1,"result":{}}})"
+      "\n");
+  auto entries = read_trace(path);
+  REQUIRE(entries.size() == 2);  // the lifecycle event carries no message
+  CHECK(entries[0].dir == Direction::ClientToServer);
+  CHECK(json::parse(entries[0].text)["method"] == "ping");
+  CHECK(entries[1].dir == Direction::ServerToClient);
+  CHECK(json::parse(entries[1].text)["result"] == json::object());
+  std::filesystem::remove(path);
+}
+
+TEST_CASE("read_trace: a foreign event line that is wrong is named with its line", "[proxy][trace]") {
+  auto path = write_temp("mcpspec-foreign-bad.jsonl",
+                         R"({"seq":0,"direction":"client-to-server","kind":"message","payload":{}})"
+                         "\n"
+                         R"({"seq":1,"direction":"sideways","kind":"message","payload":{}})"
+                         "\n");
+  CHECK_THROWS_WITH(read_trace(path), Catch::Contains("mcpspec-foreign-bad.jsonl:2") && Catch::Contains("sideways"));
+  auto no_payload = write_temp("mcpspec-foreign-nopayload.jsonl",
+                               R"({"seq":0,"direction":"client-to-server","kind":"message"})"
+                               "\n");
+  CHECK_THROWS_WITH(read_trace(no_payload), Catch::Contains(":1") && Catch::Contains("payload"));
+  auto deep = write_temp("mcpspec-foreign-deep.jsonl", std::string(100000, '[') + "\n");
+  CHECK_THROWS_WITH(read_trace(deep), Catch::Contains("not a JSON object"));
+  for (const auto& p : {path, no_payload, deep}) std::filesystem::remove(p);
 }
