@@ -236,8 +236,26 @@ struct HttpProxy::Impl {
     live.erase(x);
   }
 
+  // What names a request's MCP session: Streamable HTTP's Mcp-Session-Id header, else the legacy
+  // HTTP+SSE transport's sessionId query parameter (the endpoint event of its GET stream names it).
+  static std::string session_of(const httplib::Request& req) {
+    std::string id = req.get_header_value("Mcp-Session-Id");
+    if (id.empty() && req.has_param("sessionId")) id = "legacy:" + req.get_param_value("sessionId");
+    return id;
+  }
+
+  // The legacy endpoint event's URL carries the session its POSTs will name.
+  static std::string legacy_session_of_endpoint(const std::string& url) {
+    auto q = url.find("sessionId=");
+    if (q == std::string::npos) return "";
+    std::string id = url.substr(q + 10);
+    auto amp = id.find('&');
+    if (amp != std::string::npos) id.resize(amp);
+    return id.empty() ? "" : "legacy:" + id;  // session ids are URL-safe (the transports mint UUIDs or hex)
+  }
+
   void handle(const httplib::Request& req, httplib::Response& res) {
-    const std::string session = req.get_header_value("Mcp-Session-Id");
+    const std::string session = session_of(req);
     const bool post_with_body = req.method == "POST" && !req.body.empty();
     TrafficJudge* j = judge_for(session, post_with_body && is_initialize(req.body));
     if (post_with_body)
@@ -347,6 +365,7 @@ struct HttpProxy::Impl {
               // The legacy transport's endpoint event carries a URL, not a message.
               if (e.type() == "endpoint") {
                 meta["endpoint"] = e.data;
+                name_session(j, legacy_session_of_endpoint(e.data));
                 record_metadata(j, Direction::ServerToClient, meta);
                 continue;
               }

@@ -9,6 +9,8 @@
                                         server-everything, docs/peers.md, all need malformed or
                                         invalid input, which ordinary traffic does not hold);
                                         validate --trace agrees
+    proxy_peers.py SRCDIR BINDIR sse    the same over the legacy HTTP+SSE transport (the GET stream
+                                        and the POSTs that name its sessionId are one session)
     proxy_peers.py SRCDIR BINDIR http   the same session over Streamable HTTP through
                                         `proxy --listen --upstream`: the client's calls succeed
                                         (the SDK checks every answer), no finding, the trace holds
@@ -101,25 +103,27 @@ def wait_listening(port, proc, what):
     fail(f"{what} did not listen on {port} within {DEADLINE_S} s")
 
 
-def http_case(src, bindir):
+def http_case(src, bindir, mode="streamableHttp"):
     node, se, client = peers(src)
     mcpspec = os.path.join(bindir, "mcpspec")
     preload = os.path.join(src, "tests", "http", "loopback-preload.cjs")
     port = free_port()
-    server = subprocess.Popen([node, "--require", preload, se, "streamableHttp"], env=dict(os.environ, PORT=str(port)),
+    server = subprocess.Popen([node, "--require", preload, se, mode], env=dict(os.environ, PORT=str(port)),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
     proxy = None
     try:
         wait_listening(port, server, "server-everything")
         with tempfile.TemporaryDirectory() as d:
             trace, findings = os.path.join(d, "trace.jsonl"), os.path.join(d, "findings")
-            proxy = subprocess.Popen([mcpspec, "proxy", "--listen", "127.0.0.1:0", "--upstream", f"http://127.0.0.1:{port}/mcp",
+            upstream = f"http://127.0.0.1:{port}" + ("/mcp" if mode == "streamableHttp" else "/")
+            proxy = subprocess.Popen([mcpspec, "proxy", "--listen", "127.0.0.1:0", "--upstream", upstream,
                                       "--record", trace, "--findings", findings], stderr=subprocess.PIPE, text=True)
             line = proxy.stderr.readline()
             if "listening on http://127.0.0.1:" not in line:
                 fail(f"the proxy did not say where it listens: {line!r}")
             pport = int(line.split("http://127.0.0.1:")[1].split("/")[0])
-            r = subprocess.run([node, client, f"http://127.0.0.1:{pport}/"], capture_output=True, text=True, timeout=DEADLINE_S,
+            url = f"http://127.0.0.1:{pport}/" + ("" if mode == "streamableHttp" else "sse")
+            r = subprocess.run([node, client, url], capture_output=True, text=True, timeout=DEADLINE_S,
                                env=dict(os.environ, MCPSPEC_CONTEXT=json.dumps(ACTIONS)))
             if r.returncode != 0:
                 fail(f"the SDK client exited {r.returncode}: {r.stderr[-800:]}")
@@ -155,7 +159,7 @@ def http_case(src, bindir):
 
 
 if __name__ == "__main__":
-    cases = {"stdio": stdio_case, "http": http_case}
+    cases = {"stdio": stdio_case, "http": http_case, "sse": lambda s, b: http_case(s, b, "sse")}
     if len(sys.argv) != 4 or sys.argv[3] not in cases:
         print(__doc__)
         sys.exit(2)
