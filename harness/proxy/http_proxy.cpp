@@ -40,13 +40,17 @@ std::string lower(std::string s) {
   return s;
 }
 
+// httplib records the peer's and its own address among a request's headers; they were never sent.
+bool pseudo_header(const std::string& lower_name) {
+  return lower_name == "remote_addr" || lower_name == "remote_port" || lower_name == "local_addr" ||
+         lower_name == "local_port";
+}
+
 json headers_json(const httplib::Headers& h) {
   json out = json::object();
   for (const auto& [k, v] : h) {
     const std::string name = lower(k);
-    // httplib records the peer's and its own address among the request headers.
-    if (name == "remote_addr" || name == "remote_port" || name == "local_addr" || name == "local_port") continue;
-    out[name] = v;
+    if (!pseudo_header(name)) out[name] = v;
   }
   return out;
 }
@@ -177,9 +181,7 @@ struct HttpProxy::Impl {
     up->method = req.method;
     up->path = base_path + req.target;
     for (const auto& [k, v] : req.headers)
-      if (!hop_by_hop(lower(k)) && lower(k) != "remote_addr" && lower(k) != "remote_port" &&
-          lower(k) != "local_addr" && lower(k) != "local_port")
-        up->headers.emplace(k, v);
+      if (const std::string name = lower(k); !hop_by_hop(name) && !pseudo_header(name)) up->headers.emplace(k, v);
     up->body = req.body;
     std::weak_ptr<Exchange> wx = x;
     up->response_handler = [wx](const httplib::Response& r) {

@@ -1,8 +1,7 @@
 #include "harness/transport/http/modern_header_checks.hpp"
 
 #include "harness/protocol/era.hpp"
-
-#include <openssl/evp.h>
+#include "harness/transport/http/modern_headers.hpp"
 
 #include <algorithm>
 
@@ -18,24 +17,6 @@ const json* meta_version(const json& body) {
   if (!p.contains("_meta") || !p["_meta"].is_object()) return nullptr;
   auto v = p["_meta"].find(protocol::meta_key::kProtocolVersion);
   return v == p["_meta"].end() || !v->is_string() ? nullptr : &*v;
-}
-
-// The value a header stands for: the sentinel =?base64?...?= decoded (OpenSSL), else as sent.
-// nullopt when the sentinel's payload is not base64.
-std::optional<std::string> decoded(const std::string& value) {
-  const std::string open = "=?base64?", close = "?=";
-  if (value.size() < open.size() + close.size() || value.compare(0, open.size(), open) != 0 ||
-      value.compare(value.size() - close.size(), close.size(), close) != 0)
-    return value;
-  std::string b64 = value.substr(open.size(), value.size() - open.size() - close.size());
-  if (b64.size() % 4 != 0) return std::nullopt;
-  std::string out(b64.size() / 4 * 3, '\0');
-  int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()), reinterpret_cast<const unsigned char*>(b64.data()),
-                          static_cast<int>(b64.size()));
-  if (n < 0) return std::nullopt;
-  std::size_t pad = b64.empty() ? 0 : (b64.back() == '=') + (b64.size() > 1 && b64[b64.size() - 2] == '=');
-  out.resize(static_cast<std::size_t>(n) - pad);
-  return out;
 }
 
 // The body value Mcp-Name must carry for a method ("" when the method has none).
@@ -85,7 +66,7 @@ std::vector<HeaderProblem> check_param_headers(const json& body, const std::map<
       continue;
     }
     const json& v = args[arg];
-    auto value = decoded(sent);
+    auto value = decoded_header_value(sent);
     bool plain = std::all_of(sent.begin(), sent.end(), [](char ch) { return ch >= 0x20 && ch < 0x7F; }) &&
                  sent.front() != ' ' && sent.back() != ' ';
     bool same = false;
@@ -130,7 +111,7 @@ std::vector<HeaderProblem> check_modern_headers(const json& body, const std::fun
   const std::string source = name_source(body);
   if (!source.empty()) {
     const std::string n = header("Mcp-Name");
-    auto value = decoded(n);
+    auto value = decoded_header_value(n);
     const bool plain = !n.empty() && n.front() != ' ' && n.back() != ' ' &&
                        std::all_of(n.begin(), n.end(), [](char ch) { return ch >= 0x20 && ch < 0x7F; });
     if (n.empty())

@@ -13,15 +13,19 @@ namespace {
 constexpr const char* kSentinelStart = "=?base64?";
 constexpr const char* kSentinelEnd = "?=";
 
+// "=?base64?...?=": the form a header value takes when it cannot travel as it is.
+bool is_sentinel(const std::string& v) {
+  const std::string start = kSentinelStart, end = kSentinelEnd;
+  return v.size() >= start.size() + end.size() && v.compare(0, start.size(), start) == 0 &&
+         v.compare(v.size() - end.size(), end.size(), end) == 0;
+}
+
 bool plain_header_safe(const std::string& v) {
   if (v.empty()) return true;
   if (v.front() == ' ' || v.front() == '\t' || v.back() == ' ' || v.back() == '\t') return false;
   for (unsigned char c : v)
     if (!(c == ' ' || c == '\t' || (c >= 0x21 && c <= 0x7E))) return false;
-  const std::string start = kSentinelStart, end = kSentinelEnd;
-  const bool looks_encoded = v.size() >= start.size() + end.size() && v.compare(0, start.size(), start) == 0 &&
-                             v.compare(v.size() - end.size(), end.size(), end) == 0;
-  return !looks_encoded;
+  return !is_sentinel(v);
 }
 
 // The text a tool argument is mirrored as: strings as they are, integers in decimal, booleans as
@@ -77,6 +81,21 @@ std::string encoded_header_value(const std::string& value) {
   std::string out(b64::encoded_size(value.size()), '\0');
   out.resize(b64::encode(out.data(), value.data(), value.size()));
   return kSentinelStart + out + kSentinelEnd;
+}
+
+std::optional<std::string> decoded_header_value(const std::string& value) {
+  if (!is_sentinel(value)) return value;
+  const std::size_t start = std::string(kSentinelStart).size(), end = std::string(kSentinelEnd).size();
+  const std::string b64 = value.substr(start, value.size() - start - end);
+  if (b64.size() % 4 != 0) return std::nullopt;
+  namespace b64c = boost::beast::detail::base64;
+  std::string out(b64c::decoded_size(b64.size()), '\0');
+  auto [written, read] = b64c::decode(out.data(), b64.data(), b64.size());
+  // Decoding stops at the padding or at the first character that is not base64: only up to two
+  // '=' may follow.
+  if (b64.size() - read > 2 || b64.find_first_not_of('=', read) != std::string::npos) return std::nullopt;
+  out.resize(written);
+  return out;
 }
 
 void learn_param_headers(const json& result, ToolParamHeaders& into) {

@@ -19,6 +19,9 @@ namespace mcpspec::transport::http {
 // allowed), else (non-ASCII, control characters, leading or trailing white space, or text that
 // itself looks like the sentinel) "=?base64?{Base64 of the UTF-8}?=".
 std::string encoded_header_value(const std::string& value);
+// The value a received header stands for: the sentinel's payload decoded, any other value as it
+// is; nullopt when the sentinel holds no valid base64 (the server end's HDR-02 check).
+std::optional<std::string> decoded_header_value(const std::string& value);
 
 // The x-mcp-header annotations of one tool: the property path of each annotated argument (a chain
 // of "properties" keys) and the header name part.
