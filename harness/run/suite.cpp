@@ -97,9 +97,9 @@ std::vector<ScenarioResult> run_suite(const std::vector<Scenario>& scenarios, co
       RunConfig cfg = o.config;
       cfg.proposed_version = jobs[i].protocol;
       int limit_before = throttle.limit();
-      int running = throttle.enter();
+      Throttle::Slot slot = throttle.enter();
       ScenarioResult r = run_scenario(*jobs[i].scenario, cfg);
-      throttle.leave();
+      int running = throttle.leave(slot);
       if (target_never_came_up(r)) {
         std::string text;
         if (throttle.failed_under_load(running, text)) {

@@ -6,18 +6,21 @@
 
 namespace mcpspec::scenario {
 
-int Throttle::enter() {
+Throttle::Slot Throttle::enter() {
   std::unique_lock<std::mutex> lock(mutex_);
   changed_.wait(lock, [&] { return running_ < limit_; });
-  return ++running_;
+  return Slot{++running_, ++entries_};
 }
 
-void Throttle::leave() {
+int Throttle::leave(const Slot& slot) {
+  int overlapped = 0;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     --running_;
+    overlapped = slot.running_at_entry + static_cast<int>(entries_ - slot.entered_before);
   }
   changed_.notify_all();
+  return overlapped;
 }
 
 bool Throttle::failed_under_load(int running, std::string& note) {

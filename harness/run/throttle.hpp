@@ -17,12 +17,19 @@ class Throttle {
  public:
   explicit Throttle(int limit) : limit_(limit < 1 ? 1 : limit), ceiling_(limit_) {}
 
-  // Blocks until fewer than the limit are running, then counts one more; returns how many run
-  // now, this one included.
-  int enter();
-  void leave();
+  // One scenario's time in the throttle: what ran when it entered, and how many entered before it
+  // left (a process started just after this one can still win the race for a lock or a port).
+  struct Slot {
+    int running_at_entry = 0;
+    long entered_before = 0;  // entries counted up to and including this one
+  };
+  // Blocks until fewer than the limit are running, then counts one more.
+  Slot enter();
+  // Returns how many scenarios ran alongside this one at some point while it ran, itself included:
+  // those running when it entered plus those that entered after it.
+  int leave(const Slot& slot);
 
-  // A scenario that ran while `running` were running (itself included) failed to bring its target
+  // A scenario that ran alongside `running` (itself included; see leave) failed to bring its target
   // up. Returns true when it is to run again (it ran among others: the load may be the cause),
   // after lowering the limit below `running`; `note` then says so, when the limit changed.
   bool failed_under_load(int running, std::string& note);
@@ -40,6 +47,7 @@ class Throttle {
   int limit_;
   const int ceiling_;
   int running_ = 0;
+  long entries_ = 0;
   int own_failures_ = 0;
 };
 
