@@ -36,7 +36,7 @@ int run_suite(const std::string& client, bool strict, const std::string& protoco
   for (const auto& f : folders) paths += " " + suite + "/" + f;
   if (folders.empty()) paths = " " + suite;
   return mcpspec::faultcheck::run_mcpspec("--client " + mcpspec::faultcheck::shell_quote(client) +
-                                              " --cooperative -j 2 --timeout-ms 3000 --deadline 240" +
+                                              " --cooperative -j 8 --timeout-ms 3000 --deadline 240" +
                                               (strict ? " --strict" : "") +
                                               (protocol.empty() ? "" : " --protocol " + protocol) + paths,
                                           report);

@@ -27,7 +27,7 @@ using mcpspec::faultcheck::read_json;
 // Runs the generic suite; returns the exit code and fills `report`.
 int run_suite(const std::string& server, const std::string& protocol, bool strict, json& report) {
   return mcpspec::faultcheck::run_mcpspec("--server " + mcpspec::faultcheck::shell_quote(server) + " --protocol " +
-                                              protocol + " -j 8" + (strict ? " --strict" : "") + " " +
+                                              protocol + " -j 16" + (strict ? " --strict" : "") + " " +
                                               std::string(MCPSPEC_SOURCE_DIR) + "/scenarios/mcp",
                                           report);
 }

@@ -37,6 +37,13 @@ fi
 [ $code -eq 1 ] || { echo "FAIL: mcpspec fuzz exited $code, expected 1 (findings)"; exit 1; }
 files=$(ls "$dir/$oracle"-*.json 2>/dev/null)
 [ -n "$files" ] || { echo "FAIL: no $oracle finding saved"; exit 1; }
+# The fuzzer replayed every reproducer it saved while minimizing it ("replay: fail" above); here a
+# user's `mcpspec run` replays three of them, which is the same code path for each (a fault that
+# leaves 19 findings would otherwise spend 20 s replaying them in the test command).
+saved=$(grep -c "reproducer: " "$dir/fuzz.out")
+replayed=$(grep -c "reproducer: .*replay: fail)" "$dir/fuzz.out")
+[ "$saved" -eq "$replayed" ] || { echo "FAIL: $saved reproducers saved, only $replayed replayed to fail by the fuzzer"; exit 1; }
+files=$(echo "$files" | head -n 3)
 for f in $files; do
   "$bin/mcpspec" run --server "$server" "$@" --timeout-ms 1000 "$f" > "$dir/replay.out" 2>&1
   rc=$?
