@@ -270,7 +270,7 @@ bool StreamableHttpServer::reject_modern_headers(const httplib::Request& req, ht
   std::vector<HeaderProblem> found = check_modern_headers(body, header);
   if (body.is_object() && body.value("method", json()) == "tools/call" && body.contains("params") &&
       body["params"].is_object() && body["params"].value("name", json()).is_string()) {
-    std::map<std::string, std::string> annotations;
+    std::vector<ParamHeader> annotations;
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = param_headers_.find(body["params"]["name"].get<std::string>());
@@ -461,7 +461,7 @@ void StreamableHttpServer::deliver(const std::string& text, Deadline) {
                                          : "the client's session has ended");
     Session& s = it->second;
     if (!m.is_discarded() && is_response(m) && m.contains("result"))
-      for (auto& [tool, args] : x_mcp_headers_of(m["result"])) param_headers_[tool] = args;
+      learn_param_headers(m["result"], param_headers_);
     if (!m.is_discarded() && is_response(m)) {
       auto rs = s.request_stream.find(m["id"].dump());
       if (rs != s.request_stream.end()) {

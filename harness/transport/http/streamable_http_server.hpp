@@ -9,6 +9,7 @@
 // headers are checked against the body (modern_headers.hpp): a mismatch gets 400 and -32020 and
 // is reported as a violation.
 #include "harness/transport/http/client_side_server.hpp"
+#include "harness/transport/http/modern_headers.hpp"
 
 #include <condition_variable>
 #include <map>
@@ -104,8 +105,9 @@ class StreamableHttpServer : public ClientSideServer {
   std::vector<nlohmann::json> records_;
   nlohmann::json violations_ = nlohmann::json::array();  // not yet taken
   std::string stateless_;  // the key of the session shared by stateless (modern) POSTs, once made
-  // x-mcp-header annotations of the tools the scenario listed to the client (tool -> arg -> header).
-  std::map<std::string, std::map<std::string, std::string>> param_headers_;
+  // x-mcp-header annotations of the tools the scenario listed to the client (tool -> the
+  // annotated argument paths and their header names), learnt as the harness learns them as a client.
+  ToolParamHeaders param_headers_;
 };
 
 }  // namespace mcpspec::transport::http
