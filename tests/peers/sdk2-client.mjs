@@ -2,17 +2,18 @@
 // A small MCP client built on the TypeScript SDK v2, @modelcontextprotocol/client 2.4.0 (pinned in
 // tests/package.json), used as a real client nobody here wrote, at 2026-07-28 and at older
 // versions: `mcpspec run --client 'node tests/peers/sdk2-client.mjs {server}' --cooperative
-// --protocol 2026-07-28`. It follows mcpspec's client driver protocol (docs/testing-clients.md)
+// --protocol 2026-07-28`, or over Streamable HTTP: `--client 'node tests/peers/sdk2-client.mjs {url}'
+// --transport http` (the SDK's StreamableHTTPClientTransport). It follows mcpspec's client driver protocol (docs/testing-clients.md)
 // and leaves every protocol decision to the SDK, with one choice made for it: version negotiation
 // "auto" (probe with server/discover, fall back to initialize for a legacy server), because the
 // SDK's default is the legacy era and a run at 2026-07-28 is to test its modern one.
-import { Client } from "@modelcontextprotocol/client";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 import { readInvocation, runDriver, sleep } from "./driver-common.mjs";
 
 const log = (text) => process.stderr.write(`sdk2-client: ${text}\n`);
-const { command, args, context } = readInvocation(log, "sdk2-client.mjs SERVER_COMMAND [ARGS...]");
+const { command, args, context } = readInvocation(log, "sdk2-client.mjs SERVER_COMMAND [ARGS...] | URL");
 const capabilities = context.capabilities || {};
 // The run's version picks the era the host asks for: at 2026-07-28 and later version negotiation
 // "auto" (the SDK's default is the legacy era); the probe waits as long as the scenario asks
@@ -36,13 +37,22 @@ if (capabilities.sampling)
 if (capabilities.roots)
   client.setRequestHandler("roots/list", async () => ({ roots: [{ uri: "file:///tmp/mcpspec-sdk2-peer", name: "scratch" }] }));
 
-const transport = new StdioClientTransport({ command, args, stderr: "inherit" });
+// A URL selects Streamable HTTP; anything else is a stdio server command.
+const transport = /^https?:\/\//.test(command)
+  ? new StreamableHTTPClientTransport(new URL(command))
+  : new StdioClientTransport({ command, args, stderr: "inherit" });
 await runDriver(client, transport, context, log, {
   callTool: (params, options) => client.callTool(params, options),
   exit: () => client.close(),
   extra: {
-    // A subscription followed for `ms`, then ended (on stdio the SDK cancels the listen request).
+    // A subscription followed for `ms`, then ended (on stdio the SDK cancels the listen request;
+    // over HTTP it closes the listen stream).
+    // Re-listing tools on a change is the host's choice, made here as the test client makes it: the
+    // SDK dispatches a change delivered on the listen stream to this handler.
     listen: async (action) => {
+      client.setNotificationHandler("notifications/tools/list_changed", async () => {
+        await client.listTools().catch((e) => log(`tools/list after a change: ${e.message}`));
+      });
       const controller = new AbortController();
       await client.listen(action.notifications || { toolsListChanged: true }, { signal: controller.signal });
       await sleep(action.ms || 2000);
