@@ -24,6 +24,7 @@ import base64
 import http.client
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -47,6 +48,7 @@ FAULTS = {
     "modern-param-python-bool": "2026-07-28: writes a boolean Mcp-Param value as True/False (HDR-11)",
     "modern-no-http-fallback": "2026-07-28: gives up when its server/discover probe gets a 400 without a modern error body, instead of falling back to initialize (VER-11)",
     "modern-get-first": "2026-07-28: opens with a GET for an HTTP+SSE endpoint event before it POSTs its probe (HTTP-BC-01)",
+    "modern-keeps-invalid-tool": "2026-07-28: keeps and calls a tool whose x-mcp-header annotation is invalid (HDR-10)",
     "modern-resumes-stream": "2026-07-28: after its response stream breaks, resumes it with GET and Last-Event-ID instead of sending the request again with a new id (HTTP-45)",
     "modern-listen-comment-breaks": "2026-07-28: takes an SSE comment (keep-alive) on its listen stream for malformed input and drops the stream (SUB-14)",
     "modern-listen-cancel-not-close": "2026-07-28: ends a listen over HTTP with notifications/cancelled and leaves the stream open (SUB-08)",
@@ -193,19 +195,27 @@ class Client:
         except Exception as e:  # the answer is lost; the harness judges that
             log("answering %s: %s" % (msg.get("id"), e))
 
+    def answer_from_stream(self, resp, want_id, last_id=None, retry=None):
+        """Reads SSE events until the response to want_id (answering what the server asks on the
+        way); returns (that response or None when the stream ended first, last event id, retry)."""
+        for ev_id, event, data, ev_retry in sse_events(resp):
+            last_id = ev_id if ev_id is not None else last_id
+            retry = ev_retry if ev_retry is not None else retry
+            if event != "message" or not data.strip():
+                continue
+            msg = json.loads(data)
+            if isinstance(msg, dict) and "method" not in msg and msg.get("id") == want_id:
+                return msg, last_id, retry
+            self.handle_server_message(msg)
+        return None, last_id, retry
+
     def read_stream(self, resp, want_id):
         """Reads an SSE response; returns the response to want_id, resuming with GET if it ends early."""
         last_id, retry = None, None
         while True:
-            for ev_id, event, data, ev_retry in sse_events(resp):
-                last_id = ev_id if ev_id is not None else last_id
-                retry = ev_retry if ev_retry is not None else retry
-                if event != "message" or not data.strip():
-                    continue
-                msg = json.loads(data)
-                if isinstance(msg, dict) and "method" not in msg and msg.get("id") == want_id:
-                    return msg
-                self.handle_server_message(msg)
+            answer, last_id, retry = self.answer_from_stream(resp, want_id, last_id, retry)
+            if answer is not None:
+                return answer
             if want_id is None or last_id is None:
                 return None
             wait = 0 if self.fault == "ignores-retry" else (retry if retry is not None else 1000)
@@ -436,6 +446,43 @@ class LegacyClient:
         pass  # the stream closes when the process exits
 
 
+HEADER_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+# Schema keywords under which a property is not statically reachable by a chain of "properties".
+UNREACHABLE = ("items", "prefixItems", "additionalProperties", "oneOf", "anyOf", "allOf", "not", "if", "then",
+               "else", "$defs", "definitions", "patternProperties", "dependentSchemas")
+
+
+def header_annotations(schema):
+    """The x-mcp-header annotations of an inputSchema as {property path: header name}, or None when
+    one is invalid (empty, not a token, on a type other than integer, string or boolean, a
+    case-insensitive duplicate, or not reachable through "properties" alone): such a tool is
+    dropped from the list over HTTP (HDR-10)."""
+    found, seen = {}, set()
+
+    def walk(node, path, reachable):
+        if not isinstance(node, dict):
+            return True
+        if "x-mcp-header" in node and path:
+            name = node["x-mcp-header"]
+            if not (reachable and isinstance(name, str) and HEADER_TOKEN.match(name)
+                    and node.get("type") in ("integer", "string", "boolean") and name.lower() not in seen):
+                return False
+            seen.add(name.lower())
+            found[path] = name
+        for key, sub in node.items():
+            if key == "properties" and isinstance(sub, dict):
+                if not all(walk(v, path + (k,), reachable) for k, v in sub.items()):
+                    return False
+            elif key in UNREACHABLE:
+                for s in (sub.values() if isinstance(sub, dict) and key in ("$defs", "definitions", "patternProperties", "dependentSchemas")
+                          else sub if isinstance(sub, list) else [sub]):
+                    if not walk(s, path, False):
+                        return False
+        return True
+
+    return found if walk(schema if isinstance(schema, dict) else {}, (), True) else None
+
+
 def header_safe(value):
     """True when a value may go into a header as it is: printable ASCII, no edge whitespace."""
     return value == value.strip() and all(0x20 <= ord(ch) < 0x7F for ch in value)
@@ -459,7 +506,8 @@ class ModernClient(Client):
     def __init__(self, url, fault, context, version):
         super().__init__(url, fault, context)
         self.version = version
-        self.param_headers = {}  # tool name -> {argument: header suffix}, from tools/list
+        self.param_headers = {}  # tool name -> {argument path: header suffix}, from tools/list
+        self.rejected = set()  # tools dropped for an invalid x-mcp-header annotation (HDR-10)
 
     def meta(self):
         return {"io.modelcontextprotocol/protocolVersion": self.version,
@@ -487,9 +535,12 @@ class ModernClient(Client):
                 h["Mcp-Name"] = header_value(name)
         if method == "tools/call" and self.fault != "modern-no-param-header":
             args = params.get("arguments") or {}
-            for arg, suffix in self.param_headers.get(params.get("name"), {}).items():
-                if args.get(arg) is not None:
-                    h["Mcp-Param-" + suffix] = header_value(args[arg], self.fault)
+            for path, suffix in self.param_headers.get(params.get("name"), {}).items():
+                value = args
+                for key in path:
+                    value = value.get(key) if isinstance(value, dict) else None
+                if value is not None:
+                    h["Mcp-Param-" + suffix] = header_value(value, self.fault)
         return h
 
     def post(self, msg):
@@ -535,14 +586,9 @@ class ModernClient(Client):
         before the response raises StreamBroken (the caller sends the request again, HTTP-45)."""
         last_id = None
         try:
-            for ev_id, event, data, _ in sse_events(resp):
-                last_id = ev_id if ev_id is not None else last_id
-                if event != "message" or not data.strip():
-                    continue
-                msg = json.loads(data)
-                if isinstance(msg, dict) and "method" not in msg and msg.get("id") == want_id:
-                    return msg
-                self.handle_server_message(msg)
+            answer, last_id, _ = self.answer_from_stream(resp, want_id)
+            if answer is not None:
+                return answer
         except (http.client.HTTPException, OSError) as e:
             log("response stream of %s broke: %r" % (want_id, e))
         if want_id is None:
@@ -575,11 +621,12 @@ class ModernClient(Client):
         answer = self.post_again_if_broken(lambda rid: {"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         if method == "tools/list" and answer and isinstance(answer.get("result"), dict):
             for tool in answer["result"].get("tools", []):
-                props = (tool.get("inputSchema") or {}).get("properties") or {}
-                marked = {k: v["x-mcp-header"] for k, v in props.items()
-                          if isinstance(v, dict) and isinstance(v.get("x-mcp-header"), str)}
-                if marked:
-                    self.param_headers[tool.get("name")] = marked
+                marked = header_annotations(tool.get("inputSchema"))
+                if marked is None and self.fault != "modern-keeps-invalid-tool":
+                    log("tool %r dropped: an invalid x-mcp-header annotation" % tool.get("name"))
+                    self.rejected.add(tool.get("name"))
+                    continue
+                self.param_headers[tool.get("name")] = marked or {}
         return answer
 
     def initialize(self):
@@ -596,6 +643,10 @@ class ModernClient(Client):
         self.server_caps = answer["result"].get("capabilities", {})
 
     def call_tool(self, action):
+        if action.get("name") in self.rejected:
+            log("tools/call %s declined: the tool was dropped from the list" % action.get("name"))
+            return None
+
         def message(rid):
             msg = tool_call_message(action, rid)
             msg["params"]["_meta"] = dict(self.meta(), **msg["params"].get("_meta", {}))

@@ -212,6 +212,8 @@ TEST_CASE("modern headers: nested x-mcp-header arguments and integral floats are
   REQUIRE(h["Mcp-Param-Limit"] == "42");
   auto read = [&h](const std::string& n) { return h.count(n) ? h[n] : std::string(); };
   CHECK(check_param_headers(body, ann["sql"], read).empty());
+  json fraction = modern_request(2, "tools/call", {{"name", "sql"}, {"arguments", {{"opts", {{"limit", 1.5}}}}}});
+  CHECK(check_param_headers(fraction, ann["sql"], [](const std::string&) { return std::string(); }).empty());  // nothing owed
   h.erase("Mcp-Param-Limit");  // a nested argument left unmirrored: the old top-level reading missed it
   auto p = check_param_headers(body, ann["sql"], read);
   REQUIRE(p.size() == 1);
