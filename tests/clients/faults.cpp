@@ -43,6 +43,7 @@ const std::pair<const char*, Fault> kFaults[] = {
     {"modern-sampling-undeclared", Fault::modern_sampling_undeclared},
     {"modern-roots-list-changed", Fault::modern_roots_list_changed},
     {"roots-not-file-uri", Fault::roots_not_file_uri},
+    {"accepts-unknown-result-type", Fault::accepts_unknown_result_type},
 };
 }  // namespace
 

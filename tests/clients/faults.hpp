@@ -46,6 +46,7 @@ enum class Fault {
   modern_sampling_undeclared,        // answers sampling input requests without sampling in _meta's capabilities
   modern_roots_list_changed,         // declares roots with listChanged, which 2026-07-28 removed
   roots_not_file_uri,                // answers roots/list with an https:// root
+  accepts_unknown_result_type,       // takes a result with an unknown resultType as a success
 };
 
 Fault parse_fault(const std::string& name);  // throws std::invalid_argument for an unknown name

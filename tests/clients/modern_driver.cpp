@@ -207,6 +207,13 @@ void ModernDriver::list_tools(const json& a) {
       return;
     }
     const json& result = (*r)["result"];
+    // A resultType this client does not know makes the result invalid, never a success (RT-03);
+    // a listing has no input round, so anything but "complete" is unknown here.
+    const json type = result.value("resultType", json("complete"));
+    if (type != "complete" && fault_ != Fault::accepts_unknown_result_type) {
+      note("tools/list answered with resultType " + type.dump() + ", unknown to this client: the result is invalid");
+      return;
+    }
     if (!result.contains("nextCursor") || !result["nextCursor"].is_string()) return;
     if (fault_ == Fault::stops_on_empty_cursor && result["nextCursor"] == "") return;
     params = {{"cursor", result["nextCursor"]}};
