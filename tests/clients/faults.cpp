@@ -44,6 +44,8 @@ const std::pair<const char*, Fault> kFaults[] = {
     {"modern-roots-list-changed", Fault::modern_roots_list_changed},
     {"roots-not-file-uri", Fault::roots_not_file_uri},
     {"accepts-unknown-result-type", Fault::accepts_unknown_result_type},
+    {"modern-elicitation-undeclared", Fault::modern_elicitation_undeclared},
+    {"elicitation-no-mode-not-form", Fault::elicitation_no_mode_not_form},
 };
 }  // namespace
 

@@ -47,6 +47,8 @@ enum class Fault {
   modern_roots_list_changed,         // declares roots with listChanged, which 2026-07-28 removed
   roots_not_file_uri,                // answers roots/list with an https:// root
   accepts_unknown_result_type,       // takes a result with an unknown resultType as a success
+  modern_elicitation_undeclared,     // answers elicitation input requests without elicitation in _meta's capabilities
+  elicitation_no_mode_not_form,      // declines an elicitation request that has no mode instead of reading it as a form
 };
 
 Fault parse_fault(const std::string& name);  // throws std::invalid_argument for an unknown name

@@ -2,6 +2,7 @@
 
 #include "awaiting.hpp"
 #include "driver.hpp"
+#include "elicitation_answer.hpp"
 #include "responder.hpp"
 
 #include <chrono>
@@ -44,6 +45,7 @@ json ModernDriver::meta() const {
   // A vendor key and a trace context on every request, so the receiver's _meta rules get exercised.
   json caps = declared_;
   if (fault_ == Fault::modern_sampling_undeclared) caps.erase("sampling");
+  if (fault_ == Fault::modern_elicitation_undeclared) caps.erase("elicitation");
   if (fault_ == Fault::modern_roots_list_changed && caps.contains("roots")) caps["roots"]["listChanged"] = true;
   json m = {{kVersionKey, version_},
             {kCapsKey, caps},
@@ -167,9 +169,13 @@ std::optional<json> ModernDriver::call_with_rounds(const std::string& method, js
         if (fault_ == Fault::mrtr_missing_response) break;
         json as_request = {{"jsonrpc", "2.0"}, {"id", 0}, {"method", request.value("method", "")},
                            {"params", request.value("params", json::object())}};
-        auto answer = answer_server_request(as_request, declared_, fault_);
-        if (!answer || !answer->contains("result")) continue;  // cannot answer: leave the key out
-        answers[key] = (*answer)["result"];
+        if (as_request["method"] == "elicitation/create") {
+          answers[key] = elicitation_answer(as_request["params"], declared_, fault_);
+        } else {
+          auto answer = answer_server_request(as_request, declared_, fault_);
+          if (!answer || !answer->contains("result")) continue;  // cannot answer: leave the key out
+          answers[key] = (*answer)["result"];
+        }
         if (fault_ == Fault::modern_sends_response) send({{"jsonrpc", "2.0"}, {"id", key}, {"result", answers[key]}});
       }
     if (!answers.empty() || fault_ == Fault::mrtr_missing_response) retry["inputResponses"] = answers;

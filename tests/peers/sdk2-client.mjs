@@ -27,7 +27,17 @@ const client = new Client(
     ...(modern ? { versionNegotiation: { mode: "auto", ...(probe ? { probe } : {}) } } : {}),
   },
 );
-if (capabilities.elicitation) client.setRequestHandler("elicitation/create", async () => ({ action: "decline" }));
+// Elicitation: declined, unless the scenario's host accepts (accept_elicitation): a URL request is
+// then accepted without content, a form (any other mode, or none) with a value per schema property.
+const filled = (p) => (p.enum ? p.enum[0] : p.type === "integer" || p.type === "number" ? 1 : p.type === "boolean" ? true : "mcpspec");
+if (capabilities.elicitation)
+  client.setRequestHandler("elicitation/create", async (request) => {
+    const params = request.params || {};
+    if (!context.accept_elicitation) return { action: "decline" };
+    if (params.mode === "url") return { action: "accept" };
+    const props = (params.requestedSchema && params.requestedSchema.properties) || {};
+    return { action: "accept", content: Object.fromEntries(Object.entries(props).map(([k, p]) => [k, filled(p)])) };
+  });
 if (capabilities.sampling)
   client.setRequestHandler("sampling/createMessage", async () => ({
     role: "assistant",
