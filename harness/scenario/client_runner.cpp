@@ -104,6 +104,7 @@ class ClientExecution : public StepExecutor {
     if (official.is_object() && official.contains("context")) env["MCP_CONFORMANCE_CONTEXT"] = compact(official["context"]);
     auto carrier = cfg_.carrier.make(workdir_ ? workdir_->path() : std::string(), env);
     carrier->configure(s_.transport_options);
+    carrier->serve_versions(served_versions());
     session_.attach(std::move(carrier));
   }
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <vector>
 
 namespace mcpspec::transport {
 
@@ -34,6 +35,11 @@ class ClientCarrier : public Transport {
   // Rules the client broke at the transport level since the last call (each {"requirements":
   // [...], "message": "..."}; the Streamable HTTP end's 2026-07-28 header checks), taken once.
   virtual nlohmann::json take_violations() { return nlohmann::json::array(); }
+  // Before start(): the modern protocol versions the harness serves (the scenario's serve_versions).
+  // Empty plays a legacy-only server: over Streamable HTTP a modern POST then meets the legacy
+  // session rules (400 without a session id) instead of being served statelessly. Stdio leaves
+  // this to the session, which sees every message.
+  virtual void serve_versions(const std::vector<std::string>& /*versions*/) {}
 };
 
 }  // namespace mcpspec::transport

@@ -37,6 +37,15 @@ const std::pair<const char*, Fault> kFaults[] = {
     {"stops-on-empty-cursor", Fault::stops_on_empty_cursor},
     {"crash-on-late-response", Fault::crash_on_late_response},
     {"result-type-absent-not-complete", Fault::result_type_absent_not_complete},
+    {"cache-key-method-only", Fault::cache_key_method_only},
+    {"cache-zero-ttl-fresh", Fault::cache_zero_ttl_fresh},
+    {"cache-never-expires", Fault::cache_never_expires},
+    {"modern-sampling-undeclared", Fault::modern_sampling_undeclared},
+    {"modern-roots-list-changed", Fault::modern_roots_list_changed},
+    {"roots-not-file-uri", Fault::roots_not_file_uri},
+    {"accepts-unknown-result-type", Fault::accepts_unknown_result_type},
+    {"modern-elicitation-undeclared", Fault::modern_elicitation_undeclared},
+    {"elicitation-no-mode-not-form", Fault::elicitation_no_mode_not_form},
 };
 }  // namespace
 

@@ -40,6 +40,15 @@ enum class Fault {
   stops_on_empty_cursor,             // takes nextCursor "" as the last page
   crash_on_late_response,            // aborts when a response arrives for a request it cancelled
   result_type_absent_not_complete,   // sends a request again when its result has no resultType
+  cache_key_method_only,             // caches list results by method alone, ignoring the params
+  cache_zero_ttl_fresh,              // takes a result with ttlMs 0 (or none) as fresh for a minute
+  cache_never_expires,               // a result with a positive ttlMs never goes stale
+  modern_sampling_undeclared,        // answers sampling input requests without sampling in _meta's capabilities
+  modern_roots_list_changed,         // declares roots with listChanged, which 2026-07-28 removed
+  roots_not_file_uri,                // answers roots/list with an https:// root
+  accepts_unknown_result_type,       // takes a result with an unknown resultType as a success
+  modern_elicitation_undeclared,     // answers elicitation input requests without elicitation in _meta's capabilities
+  elicitation_no_mode_not_form,      // declines an elicitation request that has no mode instead of reading it as a form
 };
 
 Fault parse_fault(const std::string& name);  // throws std::invalid_argument for an unknown name

@@ -2,6 +2,7 @@
 
 #include "awaiting.hpp"
 #include "driver.hpp"
+#include "elicitation_answer.hpp"
 #include "responder.hpp"
 
 #include <chrono>
@@ -42,8 +43,12 @@ void ModernDriver::send(const json& message) {
 
 json ModernDriver::meta() const {
   // A vendor key and a trace context on every request, so the receiver's _meta rules get exercised.
+  json caps = declared_;
+  if (fault_ == Fault::modern_sampling_undeclared) caps.erase("sampling");
+  if (fault_ == Fault::modern_elicitation_undeclared) caps.erase("elicitation");
+  if (fault_ == Fault::modern_roots_list_changed && caps.contains("roots")) caps["roots"]["listChanged"] = true;
   json m = {{kVersionKey, version_},
-            {kCapsKey, declared_},
+            {kCapsKey, caps},
             {kInfoKey, {{"name", "mcpspec-testclient"}, {"version", "0.1.0"}}},
             {"dev.mcpspec/testclient-run", next_id_},
             {"traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}};
@@ -164,9 +169,13 @@ std::optional<json> ModernDriver::call_with_rounds(const std::string& method, js
         if (fault_ == Fault::mrtr_missing_response) break;
         json as_request = {{"jsonrpc", "2.0"}, {"id", 0}, {"method", request.value("method", "")},
                            {"params", request.value("params", json::object())}};
-        auto answer = answer_server_request(as_request, declared_, Fault::none);
-        if (!answer || !answer->contains("result")) continue;  // cannot answer: leave the key out
-        answers[key] = (*answer)["result"];
+        if (as_request["method"] == "elicitation/create") {
+          answers[key] = elicitation_answer(as_request["params"], declared_, fault_);
+        } else {
+          auto answer = answer_server_request(as_request, declared_, fault_);
+          if (!answer || !answer->contains("result")) continue;  // cannot answer: leave the key out
+          answers[key] = (*answer)["result"];
+        }
         if (fault_ == Fault::modern_sends_response) send({{"jsonrpc", "2.0"}, {"id", key}, {"result", answers[key]}});
       }
     if (!answers.empty() || fault_ == Fault::mrtr_missing_response) retry["inputResponses"] = answers;
@@ -190,12 +199,27 @@ std::optional<json> ModernDriver::call_with_rounds(const std::string& method, js
 void ModernDriver::list_tools(const json& a) {
   json params = json::object();
   for (int page = 0; page < 20; ++page) {
-    auto r = await(send_request("tools/list", params), a.value("timeout_ms", 10000));
+    // A page still fresh by its ttlMs comes from the cache, without a request.
+    std::optional<json> r;
+    if (auto hit = cache_.fresh("tools/list", params)) {
+      note("tools/list " + params.dump() + " answered from the cache");
+      r = json{{"result", *hit}};
+    } else {
+      r = await(send_request("tools/list", params), a.value("timeout_ms", 10000));
+      if (r && r->contains("result")) cache_.keep("tools/list", params, (*r)["result"]);
+    }
     if (!r || !r->contains("result") || !(*r)["result"].is_object()) {
       if (r && r->contains("error")) note("error response: " + (*r)["error"].dump());
       return;
     }
     const json& result = (*r)["result"];
+    // A resultType this client does not know makes the result invalid, never a success (RT-03);
+    // a listing has no input round, so anything but "complete" is unknown here.
+    const json type = result.value("resultType", json("complete"));
+    if (type != "complete" && fault_ != Fault::accepts_unknown_result_type) {
+      note("tools/list answered with resultType " + type.dump() + ", unknown to this client: the result is invalid");
+      return;
+    }
     if (!result.contains("nextCursor") || !result["nextCursor"].is_string()) return;
     if (fault_ == Fault::stops_on_empty_cursor && result["nextCursor"] == "") return;
     params = {{"cursor", result["nextCursor"]}};

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "faults.hpp"
+#include "result_cache.hpp"
 #include "server_process.hpp"
 
 #include <nlohmann/json.hpp>
@@ -53,6 +54,7 @@ class ModernDriver {
   std::optional<nlohmann::json> listen_id_;          // the open subscription
   std::set<std::string> cancelled_;                  // id dumps of requests it cancelled
   bool discovered_ = false;
+  ResultCache cache_{fault_};                        // list results still fresh by their ttlMs
 };
 
 }  // namespace testclient

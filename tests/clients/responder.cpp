@@ -36,7 +36,8 @@ std::optional<json> answer_server_request(const json& req, const json& declared,
   }
   if (method == "roots/list") {
     if (!has(declared, "roots")) return error_reply(id, -32601, "roots are not supported by this client");
-    reply["result"] = {{"roots", json::array({{{"uri", "file:///tmp/mcpspec-testclient"}, {"name", "scratch"}}})}};
+    const char* uri = fault == Fault::roots_not_file_uri ? "https://example.com/mcpspec-testclient" : "file:///tmp/mcpspec-testclient";
+    reply["result"] = {{"roots", json::array({{{"uri", uri}, {"name", "scratch"}}})}};
     return reply;
   }
   if (method == "elicitation/create") {

@@ -7,7 +7,7 @@ library only.
 
 Follows mcpspec's client driver protocol (docs/testing-clients.md): MCPSPEC_CONTEXT gives the
 capabilities and actions (ping, list_tools, call_tool with progress / cancel_after_ms / await,
-await_all, wait_ms, exit); server features are used only when declared, sampling / roots /
+await_all, wait_ms, exit; at 2026-07-28 also listen); server features are used only when declared, sampling / roots /
 elicitation are served only when the client declared them. Correct behaviour: every message its own
 POST with Accept listing both types; JSON and SSE answers read; the issued Mcp-Session-Id and the
 negotiated MCP-Protocol-Version on every later request; a GET stream for server messages; a closed
@@ -24,6 +24,7 @@ import base64
 import http.client
 import json
 import os
+import re
 import sys
 import threading
 import time
@@ -45,6 +46,12 @@ FAULTS = {
     "modern-raw-name": "2026-07-28: a non-ASCII Mcp-Name sent as raw bytes, not base64 (HDR-02)",
     "modern-no-param-header": "2026-07-28: does not mirror x-mcp-header arguments into Mcp-Param-* (HDR-08)",
     "modern-param-python-bool": "2026-07-28: writes a boolean Mcp-Param value as True/False (HDR-11)",
+    "modern-no-http-fallback": "2026-07-28: gives up when its server/discover probe gets a 400 without a modern error body, instead of falling back to initialize (VER-11)",
+    "modern-get-first": "2026-07-28: opens with a GET for an HTTP+SSE endpoint event before it POSTs its probe (HTTP-BC-01)",
+    "modern-keeps-invalid-tool": "2026-07-28: keeps and calls a tool whose x-mcp-header annotation is invalid (HDR-10)",
+    "modern-resumes-stream": "2026-07-28: after its response stream breaks, resumes it with GET and Last-Event-ID instead of sending the request again with a new id (HTTP-45)",
+    "modern-listen-comment-breaks": "2026-07-28: takes an SSE comment (keep-alive) on its listen stream for malformed input and drops the stream (SUB-14)",
+    "modern-listen-cancel-not-close": "2026-07-28: ends a listen over HTTP with notifications/cancelled and leaves the stream open (SUB-08)",
 }
 MODERN_VERSIONS = ["2026-07-28"]
 KNOWN_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"]
@@ -57,6 +64,24 @@ def log(text):
 
 class SessionGone(Exception):
     pass
+
+
+class StreamBroken(Exception):
+    """A response stream ended before the response: at 2026-07-28 the request is lost."""
+
+
+class LegacyServer(Exception):
+    """The modern probe was refused the way only a server of an earlier revision refuses it."""
+
+
+# The JSON-RPC errors only a 2026-07-28 server sends: header mismatch, missing _meta, unsupported
+# version. A 400/404/405 whose body is none of them comes from a server of an earlier revision.
+MODERN_ERROR_CODES = (-32020, -32021, -32022)
+
+
+def is_modern_error(answer):
+    error = answer.get("error") if isinstance(answer, dict) else None
+    return isinstance(error, dict) and error.get("code") in MODERN_ERROR_CODES
 
 
 def served_result(method, context):
@@ -74,14 +99,17 @@ def served_result(method, context):
     return None
 
 
-def sse_events(resp):
-    """Yields (id, event, data, retry) for each event of an SSE response until it ends."""
+def sse_events(resp, on_comment=None):
+    """Yields (id, event, data, retry) for each event of an SSE response until it ends. A comment
+    line (":" first) carries nothing; `on_comment`, when given, sees it first."""
     ev_id, event, data, retry = None, "message", [], None
     while True:
         line = resp.readline()
         if not line:
             return
         line = line.decode("utf-8").rstrip("\r\n")
+        if line.startswith(":") and on_comment:
+            on_comment(line)
         if line == "":
             if data or ev_id is not None or retry is not None:
                 yield ev_id, event, "\n".join(data), retry
@@ -167,19 +195,27 @@ class Client:
         except Exception as e:  # the answer is lost; the harness judges that
             log("answering %s: %s" % (msg.get("id"), e))
 
+    def answer_from_stream(self, resp, want_id, last_id=None, retry=None):
+        """Reads SSE events until the response to want_id (answering what the server asks on the
+        way); returns (that response or None when the stream ended first, last event id, retry)."""
+        for ev_id, event, data, ev_retry in sse_events(resp):
+            last_id = ev_id if ev_id is not None else last_id
+            retry = ev_retry if ev_retry is not None else retry
+            if event != "message" or not data.strip():
+                continue
+            msg = json.loads(data)
+            if isinstance(msg, dict) and "method" not in msg and msg.get("id") == want_id:
+                return msg, last_id, retry
+            self.handle_server_message(msg)
+        return None, last_id, retry
+
     def read_stream(self, resp, want_id):
         """Reads an SSE response; returns the response to want_id, resuming with GET if it ends early."""
         last_id, retry = None, None
         while True:
-            for ev_id, event, data, ev_retry in sse_events(resp):
-                last_id = ev_id if ev_id is not None else last_id
-                retry = ev_retry if ev_retry is not None else retry
-                if event != "message" or not data.strip():
-                    continue
-                msg = json.loads(data)
-                if isinstance(msg, dict) and "method" not in msg and msg.get("id") == want_id:
-                    return msg
-                self.handle_server_message(msg)
+            answer, last_id, retry = self.answer_from_stream(resp, want_id, last_id, retry)
+            if answer is not None:
+                return answer
             if want_id is None or last_id is None:
                 return None
             wait = 0 if self.fault == "ignores-retry" else (retry if retry is not None else 1000)
@@ -410,6 +446,43 @@ class LegacyClient:
         pass  # the stream closes when the process exits
 
 
+HEADER_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+# Schema keywords under which a property is not statically reachable by a chain of "properties".
+UNREACHABLE = ("items", "prefixItems", "additionalProperties", "oneOf", "anyOf", "allOf", "not", "if", "then",
+               "else", "$defs", "definitions", "patternProperties", "dependentSchemas")
+
+
+def header_annotations(schema):
+    """The x-mcp-header annotations of an inputSchema as {property path: header name}, or None when
+    one is invalid (empty, not a token, on a type other than integer, string or boolean, a
+    case-insensitive duplicate, or not reachable through "properties" alone): such a tool is
+    dropped from the list over HTTP (HDR-10)."""
+    found, seen = {}, set()
+
+    def walk(node, path, reachable):
+        if not isinstance(node, dict):
+            return True
+        if "x-mcp-header" in node and path:
+            name = node["x-mcp-header"]
+            if not (reachable and isinstance(name, str) and HEADER_TOKEN.match(name)
+                    and node.get("type") in ("integer", "string", "boolean") and name.lower() not in seen):
+                return False
+            seen.add(name.lower())
+            found[path] = name
+        for key, sub in node.items():
+            if key == "properties" and isinstance(sub, dict):
+                if not all(walk(v, path + (k,), reachable) for k, v in sub.items()):
+                    return False
+            elif key in UNREACHABLE:
+                for s in (sub.values() if isinstance(sub, dict) and key in ("$defs", "definitions", "patternProperties", "dependentSchemas")
+                          else sub if isinstance(sub, list) else [sub]):
+                    if not walk(s, path, False):
+                        return False
+        return True
+
+    return found if walk(schema if isinstance(schema, dict) else {}, (), True) else None
+
+
 def header_safe(value):
     """True when a value may go into a header as it is: printable ASCII, no edge whitespace."""
     return value == value.strip() and all(0x20 <= ord(ch) < 0x7F for ch in value)
@@ -433,7 +506,8 @@ class ModernClient(Client):
     def __init__(self, url, fault, context, version):
         super().__init__(url, fault, context)
         self.version = version
-        self.param_headers = {}  # tool name -> {argument: header suffix}, from tools/list
+        self.param_headers = {}  # tool name -> {argument path: header suffix}, from tools/list
+        self.rejected = set()  # tools dropped for an invalid x-mcp-header annotation (HDR-10)
 
     def meta(self):
         return {"io.modelcontextprotocol/protocolVersion": self.version,
@@ -461,9 +535,12 @@ class ModernClient(Client):
                 h["Mcp-Name"] = header_value(name)
         if method == "tools/call" and self.fault != "modern-no-param-header":
             args = params.get("arguments") or {}
-            for arg, suffix in self.param_headers.get(params.get("name"), {}).items():
-                if args.get(arg) is not None:
-                    h["Mcp-Param-" + suffix] = header_value(args[arg], self.fault)
+            for path, suffix in self.param_headers.get(params.get("name"), {}).items():
+                value = args
+                for key in path:
+                    value = value.get(key) if isinstance(value, dict) else None
+                if value is not None:
+                    h["Mcp-Param-" + suffix] = header_value(value, self.fault)
         return h
 
     def post(self, msg):
@@ -478,45 +555,167 @@ class ModernClient(Client):
         if resp.status >= 400:
             body = resp.read()
             try:
-                return json.loads(body)  # a modern error (-32020, -32022) is an answer
+                answer = json.loads(body)
             except ValueError:
-                raise RuntimeError("POST %s: HTTP %d %s" % (msg.get("method", "?"), resp.status, body[:200]))
+                answer = None
+            if is_modern_error(answer):
+                return answer  # a modern error (-32020, -32022) is an answer
+            if msg.get("method") == "server/discover" and resp.status in (400, 404, 405):
+                raise LegacyServer("server/discover: HTTP %d %s" % (resp.status, body[:200]))
+            if answer is not None:
+                return answer
+            raise RuntimeError("POST %s: HTTP %d %s" % (msg.get("method", "?"), resp.status, body[:200]))
         if ctype.startswith("application/json"):
             return json.loads(resp.read())
-        if ctype.startswith("text/event-stream"):
+        if ctype.startswith("text/event-stream") and self.fault != "json-only":
             return self.read_stream(resp, msg.get("id"))
         raise RuntimeError("POST: unexpected Content-Type %r" % ctype)
+
+    def list_tools(self):
+        """tools/list page by page: every string nextCursor names another page."""
+        params = {}
+        for _ in range(20):
+            answer = self.request("tools/list", params)
+            result = answer.get("result") if isinstance(answer, dict) else None
+            if not isinstance(result, dict) or not isinstance(result.get("nextCursor"), str):
+                return
+            params = {"cursor": result["nextCursor"]}
+
+    def read_stream(self, resp, want_id):
+        """An SSE answer to a POST; there is no resumption at 2026-07-28, so a stream that ends
+        before the response raises StreamBroken (the caller sends the request again, HTTP-45)."""
+        last_id = None
+        try:
+            answer, last_id, _ = self.answer_from_stream(resp, want_id)
+            if answer is not None:
+                return answer
+        except (http.client.HTTPException, OSError) as e:
+            log("response stream of %s broke: %r" % (want_id, e))
+        if want_id is None:
+            return None
+        if self.fault == "modern-resumes-stream" and last_id is not None:
+            # The 2025-11-25 way, which 2026-07-28 removed: resume the stream after its last event.
+            conn = self.connect(timeout=5)
+            conn.request("GET", self.url.path, headers={"Accept": "text/event-stream", "Last-Event-ID": last_id})
+            status = conn.getresponse().status
+            conn.close()
+            raise RuntimeError("resuming the response stream of %s after event %s: HTTP %d" % (want_id, last_id, status))
+        raise StreamBroken("the response stream of request %s ended without its response" % want_id)
+
+    def post_again_if_broken(self, make):
+        """Posts make(new id) and, when its response stream breaks, sends it again with a new id
+        (HTTP-45), at most twice."""
+        for attempt in range(3):
+            with self.lock:
+                rid = self.next_id
+                self.next_id += 1
+            try:
+                return self.post(make(rid))
+            except StreamBroken as e:
+                log("%s: sending it again with a new id" % e)
+        return None
 
     def request(self, method, params=None):
         params = dict(params or {})
         params["_meta"] = dict(self.meta(), **params.get("_meta", {}))
-        answer = super().request(method, params)
+        answer = self.post_again_if_broken(lambda rid: {"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
         if method == "tools/list" and answer and isinstance(answer.get("result"), dict):
             for tool in answer["result"].get("tools", []):
-                props = (tool.get("inputSchema") or {}).get("properties") or {}
-                marked = {k: v["x-mcp-header"] for k, v in props.items()
-                          if isinstance(v, dict) and isinstance(v.get("x-mcp-header"), str)}
-                if marked:
-                    self.param_headers[tool.get("name")] = marked
+                marked = header_annotations(tool.get("inputSchema"))
+                if marked is None and self.fault != "modern-keeps-invalid-tool":
+                    log("tool %r dropped: an invalid x-mcp-header annotation" % tool.get("name"))
+                    self.rejected.add(tool.get("name"))
+                    continue
+                self.param_headers[tool.get("name")] = marked or {}
         return answer
 
     def initialize(self):
-        """The probe: server/discover; a discover result keeps the client modern."""
+        """The probe: server/discover; a discover result keeps the client modern, a refusal that
+        carries no modern error raises LegacyServer (the caller falls back to initialize)."""
+        if self.fault == "modern-get-first":
+            conn = self.connect(timeout=5)
+            conn.request("GET", self.url.path, headers={"Accept": "text/event-stream"})
+            log("GET probe for an HTTP+SSE endpoint: HTTP %d" % conn.getresponse().status)
+            conn.close()
         answer = self.request("server/discover")
         if not answer or "result" not in answer:
             raise RuntimeError("server/discover failed: %r" % answer)
         self.server_caps = answer["result"].get("capabilities", {})
 
     def call_tool(self, action):
+        if action.get("name") in self.rejected:
+            log("tools/call %s declined: the tool was dropped from the list" % action.get("name"))
+            return None
+
+        def message(rid):
+            msg = tool_call_message(action, rid)
+            msg["params"]["_meta"] = dict(self.meta(), **msg["params"].get("_meta", {}))
+            return msg
+
+        def work():
+            try:
+                self.post_again_if_broken(message)
+            except Exception as e:  # the answer is lost; the harness judges that
+                log("tools/call: %s" % e)
+
         with self.lock:
-            rid = self.next_id
-            self.next_id += 1
-        msg = tool_call_message(action, rid)
-        msg["params"]["_meta"] = dict(self.meta(), **msg["params"].get("_meta", {}))
-        return run_tool_call(self, action, rid, lambda: self.post_quietly(msg))
+            upcoming = self.next_id  # the first attempt's id, for cancel_after_ms
+        return run_tool_call(self, action, upcoming, work)
 
     def call(self, fn):
         return fn()
+
+    def listen(self, action):
+        """subscriptions/listen over HTTP: the answer is an SSE stream that stays open. A
+        tools/list_changed tagged with this listen's id is followed by tools/list; keep-alive
+        comments are ignored. After `ms` the client ends the subscription by closing the stream."""
+        with self.lock:
+            rid = self.next_id
+            self.next_id += 1
+        msg = {"jsonrpc": "2.0", "id": rid, "method": "subscriptions/listen",
+               "params": {"notifications": action.get("notifications", {}), "_meta": self.meta()}}
+        conn = self.connect()
+        conn.request("POST", self.url.path, body=json.dumps(msg), headers=self.message_headers(msg))
+        resp = conn.getresponse()
+        if resp.status != 200 or not resp.getheader("Content-Type", "").startswith("text/event-stream"):
+            log("listen: HTTP %d %s" % (resp.status, resp.getheader("Content-Type", "")))
+            resp.read()
+            return
+
+        def comment(line):
+            if self.fault == "modern-listen-comment-breaks":
+                raise ValueError("malformed SSE line %r" % line)
+
+        ending = threading.Event()  # set when this client closes the stream itself
+
+        def follow():
+            try:
+                for _, event, data, _ in sse_events(resp, comment):
+                    if event != "message" or not data.strip():
+                        continue
+                    note = json.loads(data)
+                    meta = (note.get("params") or {}).get("_meta") or {}
+                    if note.get("method") == "notifications/tools/list_changed" and \
+                            meta.get("io.modelcontextprotocol/subscriptionId") == rid:
+                        self.request("tools/list")
+            except Exception as e:  # the stream is gone (closed below, or dropped by the fault)
+                if not ending.is_set():
+                    log("listen stream: %s" % e)
+            finally:
+                conn.close()
+
+        threading.Thread(target=follow, daemon=True).start()
+        time.sleep(action.get("ms", 1000) / 1000.0)
+        if self.fault == "modern-listen-cancel-not-close":
+            self.held = conn  # the stream stays open until the client exits
+            self.post({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": rid}})
+            return
+        ending.set()
+        try:
+            conn.sock.shutdown(2)  # SHUT_RDWR: ends the SSE stream, which ends the subscription
+        except (OSError, AttributeError):
+            pass
+        conn.close()
 
     def delete(self):
         pass  # no session to end
@@ -542,7 +741,16 @@ def main():
     else:
         c = (LegacyClient if legacy else Client)(a.url, a.fault, context)
     try:
-        c.initialize()
+        try:
+            c.initialize()
+        except LegacyServer as e:
+            if a.fault == "modern-no-http-fallback":
+                raise
+            # A dual-era client: the server predates 2026-07-28, so the session protocol of the
+            # newest earlier revision (VER-11).
+            log("%s: falling back to initialize" % e)
+            c = Client(a.url, a.fault, dict(context, protocolVersion=KNOWN_VERSIONS[-1]))
+            c.initialize()
     except Exception as e:
         log("initialize: %s" % e)
         return 1
@@ -554,13 +762,15 @@ def main():
                 c.call(lambda: c.request("ping"))
             elif what == "list_tools":
                 if "tools" in getattr(c, "server_caps", {}):
-                    c.call(lambda: c.request("tools/list"))
+                    c.call(c.list_tools if hasattr(c, "list_tools") else lambda: c.request("tools/list"))
                 else:
                     log("tools/list declined: the server did not declare tools")
             elif what == "call_tool" and hasattr(c, "call_tool"):
                 t = c.call_tool(action)
                 if t is not None:
                     pending.append(t)
+            elif what == "listen" and hasattr(c, "listen"):
+                c.listen(action)
             elif what == "await_all":
                 for t in pending:
                     t.join(30)

@@ -177,7 +177,8 @@ TEST_CASE("modern headers: x-mcp-header arguments mirrored into Mcp-Param-*", "[
                                             {"properties", {{"n", {{"type", "integer"}, {"x-mcp-header", "N"}}},
                                                             {"b", {{"type", "boolean"}, {"x-mcp-header", "B"}}},
                                                             {"s", {{"type", "string"}, {"x-mcp-header", "S"}}}}}}}}}}};
-  auto ann = x_mcp_headers_of(list);
+  ToolParamHeaders ann;
+  learn_param_headers(list, ann);
   REQUIRE(ann["t"].size() == 3);
   json body = modern_request(1, "tools/call", {{"name", "t"}, {"arguments", {{"n", 42}, {"b", true}}}});
   std::map<std::string, std::string> h = {{"Mcp-Param-N", "42"}, {"Mcp-Param-B", "true"}};
@@ -190,4 +191,55 @@ TEST_CASE("modern headers: x-mcp-header arguments mirrored into Mcp-Param-*", "[
   h["Mcp-Param-B"] = "true";
   h["Mcp-Param-S"] = "x";  // s is absent from the arguments
   CHECK(check_param_headers(body, ann["t"], read).front().requirements.front() == "HDR-08");
+}
+
+TEST_CASE("modern headers: nested x-mcp-header arguments and integral floats are checked like the harness sends them",
+          "[transport][modern]") {
+  using namespace mcpspec::transport::http;
+  json list = {{"tools", {{{"name", "sql"},
+                           {"inputSchema",
+                            {{"type", "object"},
+                             {"properties",
+                              {{"opts", {{"type", "object"},
+                                         {"properties", {{"limit", {{"type", "integer"}, {"x-mcp-header", "Limit"}}}}}}}}}}}}}}};
+  ToolParamHeaders ann;
+  learn_param_headers(list, ann);
+  json body = modern_request(1, "tools/call", {{"name", "sql"}, {"arguments", {{"opts", {{"limit", 42.0}}}}}});
+  // The header the harness would send as a client is the one it accepts as a server.
+  auto sent = modern_request_headers(body, ann);
+  std::map<std::string, std::string> h;
+  for (const auto& [k, v] : sent) h[k] = v;
+  REQUIRE(h["Mcp-Param-Limit"] == "42");
+  auto read = [&h](const std::string& n) { return h.count(n) ? h[n] : std::string(); };
+  CHECK(check_param_headers(body, ann["sql"], read).empty());
+  json fraction = modern_request(2, "tools/call", {{"name", "sql"}, {"arguments", {{"opts", {{"limit", 1.5}}}}}});
+  CHECK(check_param_headers(fraction, ann["sql"], [](const std::string&) { return std::string(); }).empty());  // nothing owed
+  h.erase("Mcp-Param-Limit");  // a nested argument left unmirrored: the old top-level reading missed it
+  auto p = check_param_headers(body, ann["sql"], read);
+  REQUIRE(p.size() == 1);
+  CHECK(p.front().requirements.front() == "HDR-08");
+  CHECK(p.front().text.find("opts.limit") != std::string::npos);
+}
+
+TEST_CASE("modern headers: Mcp-Name of the tasks extension's requests is the taskId (XTASK-26)", "[transport][modern]") {
+  using namespace mcpspec::transport::http;
+  CHECK(std::string(mcp_name_member("tasks/get")) == "taskId");
+  CHECK(std::string(mcp_name_member("tasks/cancel")) == "taskId");
+  CHECK(std::string(mcp_name_member("tasks/update")) == "taskId");
+  CHECK(mcp_name_member("tasks/list") == nullptr);
+  CHECK(mcp_name_member("tools/list") == nullptr);
+  json body = modern_request(1, "tasks/get", {{"taskId", "t-1"}});
+  std::map<std::string, std::string> h = {{"MCP-Protocol-Version", kModern}, {"Mcp-Method", "tasks/get"}, {"Mcp-Name", "t-1"}};
+  auto read = [&h](const char* n) { return h.count(n) ? h[n] : std::string(); };
+  CHECK(check_modern_headers(body, read).empty());
+  h["Mcp-Name"] = "t-2";
+  REQUIRE(check_modern_headers(body, read).size() == 1);
+  CHECK(check_modern_headers(body, read).front().requirements.front() == "XTASK-26");
+  h.erase("Mcp-Name");
+  CHECK(check_modern_headers(body, read).front().requirements.front() == "XTASK-26");
+  ToolParamHeaders none;
+  auto sent = modern_request_headers(body, none);
+  bool named = false;
+  for (const auto& [k, v] : sent) named = named || (k == "Mcp-Name" && v == "t-1");
+  CHECK(named);
 }

@@ -27,6 +27,10 @@ struct ClientSideOptions {
   // empty data) and ends at once; whatever belongs to that stream is then only reachable by a GET
   // with Last-Event-ID (HTTP-20, HTTP-42). 0: off.
   int close_after_priming_retry_ms = 0;
+  // Streamable HTTP: a POST in a modern protocol version (2026-07-28) is served statelessly; false
+  // plays a legacy-only server, which knows no such POST: without a session id it gets 400 with a
+  // -32600 body, as from any server of 2025-11-25 (the client's cue to fall back, VER-11).
+  bool serve_modern = true;
   // `--auth` (Streamable HTTP only): the endpoint is an OAuth protected resource; every request
   // passes this gate first and it serves the resource metadata (docs/authorization.md). Owned by
   // the carrier; null: no authorization.

@@ -35,6 +35,7 @@ class HttpClientCarrier : public transport::ClientCarrier {
 
   std::string name() const override { return transport_name(options_.transport); }
   void configure(const nlohmann::json& options) override;
+  void serve_versions(const std::vector<std::string>& versions) override { options_.server.serve_modern = !versions.empty(); }
   void start() override;
   void send(const std::string& frame, Deadline deadline) override;
   void send_raw(const std::string& bytes, Deadline deadline) override;

@@ -28,20 +28,6 @@ bool plain_header_safe(const std::string& v) {
   return !is_sentinel(v);
 }
 
-// The text a tool argument is mirrored as: strings as they are, integers in decimal, booleans as
-// true/false; other types are not mirrored (the annotation is only allowed on those three).
-std::optional<std::string> argument_text(const json& v) {
-  if (v.is_string()) return v.get<std::string>();
-  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
-  if (v.is_number_integer()) return v.dump();
-  // 42.0 is the integer 42 (within the range the spec allows for mirrored integers).
-  constexpr double kMaxSafe = 9007199254740991.0;
-  if (v.is_number_float() && v.get<double>() >= -kMaxSafe && v.get<double>() <= kMaxSafe &&
-      v.get<double>() == static_cast<double>(static_cast<long long>(v.get<double>())))
-    return std::to_string(static_cast<long long>(v.get<double>()));
-  return std::nullopt;
-}
-
 void collect(const json& schema, std::vector<std::string>& path, std::vector<ParamHeader>& out) {
   if (!schema.is_object() || !schema.contains("properties") || !schema["properties"].is_object()) return;
   for (const auto& [key, sub] : schema["properties"].items()) {
@@ -54,26 +40,42 @@ void collect(const json& schema, std::vector<std::string>& path, std::vector<Par
   }
 }
 
-const json* at_path(const json& args, const std::vector<std::string>& path) {
-  const json* cur = &args;
-  for (const auto& k : path) {
+}  // namespace
+
+const char* mcp_name_member(const std::string& method) {
+  if (method == "tools/call" || method == "prompts/get") return "name";
+  if (method == "resources/read") return "uri";
+  // The tasks extension routes the requests about one task by its id (tasks/list names none).
+  if (method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel") return "taskId";
+  return nullptr;
+}
+
+std::optional<std::string> mcp_name_source(const std::string& method, const json& params) {
+  const char* key = mcp_name_member(method);
+  if (!key || !params.is_object() || !params.contains(key) || !params[key].is_string()) return std::nullopt;
+  return params[key].get<std::string>();
+}
+
+std::optional<std::string> param_header_text(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "true" : "false";
+  if (v.is_number_integer()) return v.dump();
+  // 42.0 is the integer 42 (within the range the spec allows for mirrored integers).
+  constexpr double kMaxSafe = 9007199254740991.0;
+  if (v.is_number_float() && v.get<double>() >= -kMaxSafe && v.get<double>() <= kMaxSafe &&
+      v.get<double>() == static_cast<double>(static_cast<long long>(v.get<double>())))
+    return std::to_string(static_cast<long long>(v.get<double>()));
+  return std::nullopt;
+}
+
+const json* annotated_argument(const json& arguments, const ParamHeader& annotation) {
+  const json* cur = &arguments;
+  for (const auto& k : annotation.path) {
     if (!cur->is_object() || !cur->contains(k)) return nullptr;
     cur = &(*cur)[k];
   }
   return cur;
 }
-
-// The name a request is about (Mcp-Name): the tool or prompt, the resource, the task.
-std::optional<std::string> routed_name(const std::string& method, const json& params) {
-  const char* key = method == "tools/call" || method == "prompts/get" ? "name"
-                    : method == "resources/read"                       ? "uri"
-                    : method.rfind("tasks/", 0) == 0                   ? "taskId"
-                                                                       : nullptr;
-  if (!key || !params.contains(key) || !params[key].is_string()) return std::nullopt;
-  return params[key].get<std::string>();
-}
-
-}  // namespace
 
 std::string encoded_header_value(const std::string& value) {
   if (plain_header_safe(value)) return value;
@@ -121,14 +123,14 @@ Headers modern_request_headers(const json& message, const ToolParamHeaders& tool
   const std::string method = message["method"].get<std::string>();
   h.emplace_back("MCP-Protocol-Version", version->get<std::string>());
   h.emplace_back("Mcp-Method", method);
-  if (auto name = routed_name(method, *params)) h.emplace_back("Mcp-Name", encoded_header_value(*name));
+  if (auto name = mcp_name_source(method, *params)) h.emplace_back("Mcp-Name", encoded_header_value(*name));
   if (method != "tools/call" || !params->contains("name") || !(*params)["name"].is_string()) return h;
   auto tool = tools.find((*params)["name"].get<std::string>());
   if (tool == tools.end() || !params->contains("arguments")) return h;
   for (const auto& p : tool->second) {
-    const json* v = at_path((*params)["arguments"], p.path);
+    const json* v = annotated_argument((*params)["arguments"], p);
     if (!v || v->is_null()) continue;  // absent or null: no header
-    if (auto text = argument_text(*v)) h.emplace_back("Mcp-Param-" + p.name, encoded_header_value(*text));
+    if (auto text = param_header_text(*v)) h.emplace_back("Mcp-Param-" + p.name, encoded_header_value(*text));
   }
   return h;
 }

@@ -31,10 +31,27 @@ struct ParamHeader {
 };
 using ToolParamHeaders = std::map<std::string, std::vector<ParamHeader>>;  // tool name -> its headers
 
-// Adds the annotations of every tool in a tools/list result to `into`. Only annotations reachable
-// through "properties" chains count (anywhere else the spec makes the tool invalid, which the
-// harness does not mirror: it tests the server, whose invalid annotations are for a check to see).
+// Adds the annotations of every tool in a tools/list result to `into` (a tool listed again replaces
+// what was known of it). Only annotations reachable through "properties" chains count: anywhere
+// else the spec makes the tool invalid, and neither end of the harness mirrors or expects them.
+// Both ends read annotations here, so the header a client must send and the one the harness sends
+// as a client are the same by construction.
 void learn_param_headers(const nlohmann::json& tools_list_result, ToolParamHeaders& into);
+
+// The argument an annotation designates in a tools/call's `arguments` (the value at its exact
+// property path), nullptr when nothing is there.
+const nlohmann::json* annotated_argument(const nlohmann::json& arguments, const ParamHeader& annotation);
+
+// The text a mirrored argument is encoded from: a string as it is, an integer in decimal (42.0 is
+// the integer 42), a boolean as true/false; nullopt for any other value (not mirrored).
+std::optional<std::string> param_header_text(const nlohmann::json& value);
+
+// The params member Mcp-Name carries for `method`: "name" for tools/call and prompts/get, "uri" for
+// resources/read, "taskId" for the tasks extension's tasks/get, tasks/update and tasks/cancel;
+// nullptr for every other method (no Mcp-Name).
+const char* mcp_name_member(const std::string& method);
+// The value Mcp-Name must carry for a request (that member of `params`, when it is a string).
+std::optional<std::string> mcp_name_source(const std::string& method, const nlohmann::json& params);
 
 // The modern headers of `message` (nothing for a message without a modern version in its _meta).
 Headers modern_request_headers(const nlohmann::json& message, const ToolParamHeaders& tools);

@@ -20,6 +20,19 @@ namespace {
 // A POST or GET waits at most this long for something to send; a stream connection lives at most
 // this long. Both are far beyond any scenario, which ends (and stops the server) long before.
 constexpr auto kMaxHandlerWait = std::chrono::minutes(10);
+// How often a quiet subscriptions/listen stream carries an SSE comment line (":"), the keep-alive
+// the spec encourages servers to send and clients must ignore (SUB-14). Short, so that every
+// listen a scenario holds for a second or more sees several.
+constexpr auto kListenKeepAlive = std::chrono::milliseconds(400);
+
+// The subscription a notification belongs to (its _meta subscriptionId, as JSON text), "" if none.
+std::string subscription_of(const json& m) {
+  if (!m.is_object() || m.contains("id") || !m.contains("params") || !m["params"].is_object()) return "";
+  const json& p = m["params"];
+  if (!p.contains("_meta") || !p["_meta"].is_object()) return "";
+  auto id = p["_meta"].find(protocol::meta_key::kSubscriptionId);
+  return id == p["_meta"].end() ? "" : id->dump();
+}
 
 bool is_request(const json& m) { return m.is_object() && m.contains("method") && m.contains("id"); }
 bool is_response(const json& m) {
@@ -150,7 +163,8 @@ void StreamableHttpServer::on_post(const httplib::Request& req, httplib::Respons
       if (is_request(m)) ids.push_back(m["id"].dump());
 
   // 2026-07-28: no session; the headers must agree with the body (modern_headers.hpp).
-  const bool modern = !initialize && modern_post_version(body, req.get_header_value("MCP-Protocol-Version")).has_value();
+  const bool modern = options_.serve_modern && !initialize &&
+                      modern_post_version(body, req.get_header_value("MCP-Protocol-Version")).has_value();
   if (modern) {
     extra["session_issued"] = false;
     extra["session_match"] = nullptr;
@@ -159,8 +173,13 @@ void StreamableHttpServer::on_post(const httplib::Request& req, httplib::Respons
       // One session for every stateless POST: it issues no id and never expires. A client whose
       // first POST is refused has still reached the server.
       std::lock_guard<std::mutex> lock(mu_);
+      // A stateless server that crashed has nothing to forget: the next POST starts afresh.
+      if (!stateless_.empty() && !sessions_[stateless_].alive) {
+        sessions_.erase(stateless_);
+        stateless_.clear();
+      }
       if (stateless_.empty()) {
-        stateless_ = "stateless";
+        stateless_ = fmt::format("stateless-{}", created_);  // unique: streams of a crashed one find nothing
         Session fresh;
         fresh.id = stateless_;
         sessions_[stateless_] = std::move(fresh);
@@ -203,6 +222,10 @@ void StreamableHttpServer::on_post(const httplib::Request& req, httplib::Respons
   }
   int sn = s->next_stream++;
   Stream& st = s->streams[sn];
+  // A 2026-07-28 subscription: its POST's SSE stream stays open for the notifications tagged with
+  // its id until the client closes it (SUB-08) or the scenario answers the listen.
+  const bool listen = modern && body.is_object() && body.value("method", json()) == "subscriptions/listen";
+  st.listen = listen;
   for (const auto& id : ids) {
     st.pending.insert(id);
     s->request_stream[id] = sn;
@@ -216,6 +239,19 @@ void StreamableHttpServer::on_post(const httplib::Request& req, httplib::Respons
   // The stream exists before the scenario sees the request, so its answer always finds it.
   events_.push(Event{Event::Type::Frame, req.body, {}});
 
+  if (listen) {
+    // No answer to wait for: the stream opens now, and its keep-alives flow before the
+    // acknowledgment does.
+    res.status = 200;
+    res.set_header("X-Accel-Buffering", "no");
+    serve_stream(res, sid, sn, 0, false);
+    note(what + " -> 200 text/event-stream (a subscription: open until the client closes it)");
+    record(req, 200, extra);
+    std::lock_guard<std::mutex> relock(mu_);
+    auto it = sessions_.find(sid);
+    if (it != sessions_.end() && !records_.empty()) it->second.streams[sn].record = static_cast<int>(records_.size()) - 1;
+    return;
+  }
   if (options_.close_after_priming_retry_ms > 0) {
     // The stream opens (and ends) at once; the answer is only reachable by resuming it.
     if (initialize) res.set_header("Mcp-Session-Id", sid);
@@ -270,7 +306,7 @@ bool StreamableHttpServer::reject_modern_headers(const httplib::Request& req, ht
   std::vector<HeaderProblem> found = check_modern_headers(body, header);
   if (body.is_object() && body.value("method", json()) == "tools/call" && body.contains("params") &&
       body["params"].is_object() && body["params"].value("name", json()).is_string()) {
-    std::map<std::string, std::string> annotations;
+    std::vector<ParamHeader> annotations;
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = param_headers_.find(body["params"]["name"].get<std::string>());
@@ -324,9 +360,13 @@ void StreamableHttpServer::serve_stream(httplib::Response& res, const std::strin
   auto pos = std::make_shared<std::size_t>(cursor);
   auto primed = std::make_shared<bool>(!prime);
   auto until = Clock::now() + kMaxHandlerWait;
+  auto last_write = std::make_shared<Clock::time_point>(Clock::now());
+  // Set when the harness ends the connection (the stream is complete, cut or out of time); a
+  // connection that ends without it was closed by the client.
+  auto ended_here = std::make_shared<bool>(false);
   res.set_chunked_content_provider(
       "text/event-stream",
-      [this, sid, sn, gen, pos, primed, until](std::size_t, httplib::DataSink& sink) {
+      [this, sid, sn, gen, pos, primed, until, last_write, ended_here](std::size_t, httplib::DataSink& sink) {
         std::unique_lock<std::mutex> lock(mu_);
         auto it = sessions_.find(sid);
         if (it == sessions_.end()) return false;
@@ -336,8 +376,12 @@ void StreamableHttpServer::serve_stream(httplib::Response& res, const std::strin
                  !*primed;
         };
         cv_.wait_until(lock, std::min(until, Clock::now() + std::chrono::milliseconds(200)), has_work);
-        if (stopping_ || st.aborted || Clock::now() >= until) return false;  // cut, no clean end
+        if (stopping_ || st.aborted || Clock::now() >= until) {  // cut, no clean end
+          *ended_here = true;
+          return false;
+        }
         if (st.attach_gen != gen) {  // a newer connection (a resumption) took the stream over
+          *ended_here = true;
           sink.done();
           return true;
         }
@@ -362,21 +406,44 @@ void StreamableHttpServer::serve_stream(httplib::Response& res, const std::strin
         }
         if (st.is_get) st.delivered = std::max(st.delivered, *pos);
         bool end = st.complete && *pos >= st.history.size();
+        if (out.empty() && st.listen && !end && Clock::now() - *last_write >= kListenKeepAlive) out = ":\r\n";
         lock.unlock();
-        if (!out.empty() && !sink.write(out.data(), out.size())) return false;
-        if (end) sink.done();
+        if (!out.empty()) {
+          if (!sink.write(out.data(), out.size())) return false;
+          *last_write = Clock::now();
+        }
+        if (end) {
+          *ended_here = true;
+          sink.done();
+        }
         return true;
       },
-      [this, sid, sn, gen](bool) {
-        std::lock_guard<std::mutex> lock(mu_);
-        auto it = sessions_.find(sid);
-        if (it == sessions_.end()) return;
-        Stream& st = it->second.streams[sn];
-        if (st.attach_gen == gen) {
-          st.attached = false;
-          st.closed_at = Clock::now();
+      [this, sid, sn, gen, ended_here](bool) {
+        std::string line;
+        {
+          std::lock_guard<std::mutex> lock(mu_);
+          auto it = sessions_.find(sid);
+          if (it == sessions_.end()) return;
+          Stream& st = it->second.streams[sn];
+          if (st.attach_gen == gen) {
+            st.attached = false;
+            st.closed_at = Clock::now();
+            if (st.listen) line = listen_ended(st, sn, *ended_here ? "server" : "client");
+          }
         }
+        if (!line.empty()) note(line);
       });
+}
+
+std::string StreamableHttpServer::listen_ended(Stream& st, int sn, const std::string& by) {
+  // A subscription the client closed is over: nothing more goes on it (HTTP has no other way to
+  // end one, SUB-08).
+  if (by == "client") st.complete = true;
+  if (st.record >= 0 && st.record < static_cast<int>(records_.size())) {
+    records_[st.record]["stream_end"] = by;
+    records_[st.record]["stream_end_ms"] = static_cast<long long>(ms_since(started_));
+  }
+  return fmt::format("listen stream {} closed by the {}", sn, by);
 }
 
 void StreamableHttpServer::on_get(const httplib::Request& req, httplib::Response& res) {
@@ -461,7 +528,7 @@ void StreamableHttpServer::deliver(const std::string& text, Deadline) {
                                          : "the client's session has ended");
     Session& s = it->second;
     if (!m.is_discarded() && is_response(m) && m.contains("result"))
-      for (auto& [tool, args] : x_mcp_headers_of(m["result"])) param_headers_[tool] = args;
+      learn_param_headers(m["result"], param_headers_);
     if (!m.is_discarded() && is_response(m)) {
       auto rs = s.request_stream.find(m["id"].dump());
       if (rs != s.request_stream.end()) {
@@ -480,10 +547,15 @@ void StreamableHttpServer::deliver(const std::string& text, Deadline) {
         return;
       }
     }
-    // Requests and notifications go on the newest POST stream still waiting for its response (they
-    // most likely belong to that request), else on the GET stream, kept until the client opens it.
+    // A notification tagged with a subscription goes on that listen's stream while it is open.
+    // Other requests and notifications go on the newest POST stream still waiting for its response
+    // (they most likely belong to that request), else on the GET stream, kept until the client
+    // opens it.
     int target = -1;
-    for (auto r = s.streams.rbegin(); r != s.streams.rend(); ++r)
+    if (auto sub = s.request_stream.find(subscription_of(m)); !m.is_discarded() && sub != s.request_stream.end() &&
+                                                              s.streams[sub->second].listen && !s.streams[sub->second].complete)
+      target = sub->second;
+    for (auto r = s.streams.rbegin(); target < 0 && r != s.streams.rend(); ++r)
       if (!r->second.is_get && !r->second.complete && !r->second.pending.empty()) {
         target = r->first;
         break;

@@ -9,6 +9,7 @@
 // headers are checked against the body (modern_headers.hpp): a mismatch gets 400 and -32020 and
 // is reported as a violation.
 #include "harness/transport/http/client_side_server.hpp"
+#include "harness/transport/http/modern_headers.hpp"
 
 #include <condition_variable>
 #include <map>
@@ -56,6 +57,8 @@ class StreamableHttpServer : public ClientSideServer {
     int attach_gen = 0;                    // the newest connection delivering it (older ones end)
     bool attached = false;
     std::size_t delivered = 0;             // GET stream: how far a later plain GET continues
+    bool listen = false;                   // a subscriptions/listen POST's stream: keep-alives, open until closed
+    int record = -1;                       // its entry in records_ (where how it ended is written)
     std::optional<Clock::time_point> closed_at;
   };
   struct Session {
@@ -82,6 +85,9 @@ class StreamableHttpServer : public ClientSideServer {
   Session* session_for(const httplib::Request& req, httplib::Response& res, const std::string& what);
     // `prime`: send the priming event and end (transport_options close_after_priming_retry_ms).
   void serve_stream(httplib::Response& res, const std::string& sid, int stream, std::size_t cursor, bool prime);
+  // A listen stream's connection ended: who ended it goes into its HTTP record. Locked; returns
+  // the wire-log line.
+  std::string listen_ended(Stream& st, int stream, const std::string& by);
   void append(Session& s, int stream, std::string data);
   nlohmann::json facts(bool starts_session, const std::string& sid_header) const;
   void record(const httplib::Request& req, int status, nlohmann::json extra);
@@ -104,8 +110,9 @@ class StreamableHttpServer : public ClientSideServer {
   std::vector<nlohmann::json> records_;
   nlohmann::json violations_ = nlohmann::json::array();  // not yet taken
   std::string stateless_;  // the key of the session shared by stateless (modern) POSTs, once made
-  // x-mcp-header annotations of the tools the scenario listed to the client (tool -> arg -> header).
-  std::map<std::string, std::map<std::string, std::string>> param_headers_;
+  // x-mcp-header annotations of the tools the scenario listed to the client (tool -> the
+  // annotated argument paths and their header names), learnt as the harness learns them as a client.
+  ToolParamHeaders param_headers_;
 };
 
 }  // namespace mcpspec::transport::http
