@@ -18,12 +18,17 @@ std::optional<HandshakeSeen> HandshakeMemo::find(const std::string& key) const {
 }
 
 std::string handshake_key(const Scenario& s, const RunConfig& cfg) {
-  // The fixture steps by content, not by name: two folders may each have an "initialized" of their own.
+  // The fixture steps by content, not by name: two folders may each have an "initialized" of their
+  // own. How strictly the handshake is judged belongs to the key too: a handshake clean under
+  // "validate": "off" or a monitor turned off may be a FAIL under the full checks.
   nlohmann::json key = {{"version", cfg.proposed_version},
                         {"fixture", s.fixture_steps_at(cfg.proposed_version)},
                         {"env", s.env},
                         {"workdir", s.workdir_from},
-                        {"transport", s.transport_options}};
+                        {"transport", s.transport_options},
+                        {"validate", static_cast<int>(s.validate)},
+                        {"monitors", s.monitors},
+                        {"timeout_ms", s.timeout_ms ? nlohmann::json(*s.timeout_ms) : nlohmann::json()}};
   return key.dump();
 }
 

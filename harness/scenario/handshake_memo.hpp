@@ -7,8 +7,9 @@
 // the same reason, without starting the target (docs/performance.md#skips-without-a-server-start).
 //
 // Only a handshake that passed without a single finding is kept, and only scenarios that would
-// make the very same handshake (same fixture steps, environment, working directory, transport
-// options, proposed version) use it: their sessions would have reached the same point.
+// make the very same handshake, judged the same way (same fixture steps, environment, working
+// directory, transport options, proposed version, validation, monitors, step timeout) use it: their
+// sessions would have reached the same point with the same findings.
 #include "harness/scenario/model.hpp"
 
 #include <nlohmann/json.hpp>
