@@ -46,7 +46,8 @@ def children_cpu_us():
 
 def cpu_per_round_trip_us(run, n):
     """CPU (us) of every process of one side (the client and the server, both reaped) per round trip:
-    a run of n pings against one of n/4, so start-up and handshake cancel out."""
+    a run of n pings against one of n/4, so start-up and handshake cancel out (the harness's wire
+    log and JSON report grow with n, so their share stays in)."""
     used = []
     for count in (n, n // 4):
         before = children_cpu_us()
