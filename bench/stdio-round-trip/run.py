@@ -5,52 +5,55 @@
 
 Both sides talk to the same server, mcpspec-testserver over stdio, with `ping` requests:
 
-- bare: this script writes a ping to the server's stdin and reads its answer line from stdout, N
-  times in a row (after the handshake): a pipe ping-pong with nothing but a JSON dump and a line
-  read per round trip;
+- bare: mcpspec-bench-bare-ping-pong (bare_ping_pong.cpp, C++) writes a ping to the server's stdin
+  and reads its answer line from stdout, N times in a row (after the handshake): a pipe ping-pong
+  with nothing but a JSON dump and a line read per round trip;
 - harness: `mcpspec run` of a scenario with N `{"request": {"method": "ping"}, "expect": ...}`
   steps; the time from the first ping written to the last answer read (the JSON report's wire log
   clock), divided by N, is one step's round trip: the request built, validated, logged and written,
   the answer framed, parsed, classified, judged by the monitors and the schema, selected and
   matched. Start-up and handshake are left out on both sides.
 
-It prints microseconds per round trip for both and the ratio (target: <= 1.3). Medians of
---rounds. Not run by ctest (timings are not tests).
+The two sides run alternately, --rounds times each. It prints microseconds per round trip for
+both, their medians and the ratio (target: <= 1.3), and the bare side's own CPU per round trip (what
+a round trip costs without waiting for the scheduler). Not run by ctest (timings are not tests).
 """
 import argparse
 import json
+import resource
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+BARE = lambda build: os.path.join(build, "bench", "stdio-round-trip", "mcpspec-bench-bare-ping-pong")
 
 
-def bare_round_trip_us(server, n):
-    p = subprocess.Popen([server], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         bufsize=0)
-    out = p.stdout
+def bare_round_trip_us(build, server, n):
+    """(wall, own CPU) microseconds per round trip of the C++ pipe ping-pong (bare_ping_pong.cpp)."""
+    out = subprocess.run([BARE(build), server, str(n)],
+                         capture_output=True, text=True, timeout=600, check=True).stdout.split()
+    return float(out[0]), float(out[1])
 
-    def call(msg):
-        p.stdin.write((json.dumps(msg) + "\n").encode())
-        return out.readline()
 
-    call({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-          "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "b", "version": "1"}}})
-    p.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-    t0 = time.perf_counter()
-    for i in range(1, n + 1):
-        line = call({"jsonrpc": "2.0", "id": i, "method": "ping"})
-        if not line:
-            raise RuntimeError("the server closed its output")
-    took = time.perf_counter() - t0
-    p.stdin.close()
-    p.wait(timeout=10)
-    return took / n * 1e6
+def children_cpu_us():
+    u = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (u.ru_utime + u.ru_stime) * 1e6
+
+
+def cpu_per_round_trip_us(run, n):
+    """CPU (us) of every process of one side (the client and the server, both reaped) per round trip:
+    a run of n pings against one of n/4, so start-up and handshake cancel out (the harness's wire
+    log and JSON report grow with n, so their share stays in)."""
+    used = []
+    for count in (n, n // 4):
+        before = children_cpu_us()
+        run(count)
+        used.append(children_cpu_us() - before)
+    return (used[0] - used[1]) / (n - n // 4)
 
 
 def scenario(n):
@@ -86,21 +89,32 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--build", default=os.path.join(ROOT, "build"))
     ap.add_argument("--n", type=int, default=2000, help="pings per side (at most 2400: the wire log keeps 5000 entries)")
-    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=9)
     a = ap.parse_args()
     server = os.path.join(os.path.abspath(a.build), "mcpspec-testserver")
     if not os.path.exists(server):
         print("missing %s (build it)" % server, file=sys.stderr)
         return 2
-    bare, harness = [], []
+    if not os.path.exists(BARE(a.build)):
+        print("missing %s (build it)" % BARE(a.build), file=sys.stderr)
+        return 2
+    bare, bare_cpu, harness = [], [], []
     with tempfile.TemporaryDirectory(prefix="mcpspec-rtt-") as tmp:
         for _ in range(a.rounds):
-            bare.append(bare_round_trip_us(server, a.n))
+            wall, cpu = bare_round_trip_us(a.build, server, a.n)
+            bare.append(wall)
+            bare_cpu.append(cpu)
             harness.append(harness_round_trip_us(a.build, server, a.n, tmp))
-            print("bare %.1f us, harness %.1f us per round trip" % (bare[-1], harness[-1]), flush=True)
+            print("bare %.1f us (its CPU %.1f us), harness %.1f us per round trip" % (wall, cpu, harness[-1]),
+                  flush=True)
+        bare_cpu_all = cpu_per_round_trip_us(lambda k: bare_round_trip_us(a.build, server, k), a.n)
+        harness_cpu_all = cpu_per_round_trip_us(lambda k: harness_round_trip_us(a.build, server, k, tmp), a.n)
     b, h = statistics.median(bare), statistics.median(harness)
     print("median of %d rounds, %d pings: bare pipe ping-pong %.1f us, through the harness %.1f us, "
-          "ratio %.2f (target <= 1.3)" % (a.rounds, a.n, b, h, h / b))
+          "ratio %.2f (target <= 1.3); the bare side's own CPU %.1f us per round trip"
+          % (a.rounds, a.n, b, h, h / b, statistics.median(bare_cpu)))
+    print("CPU per round trip, client and server together (n against n/4 pings): bare %.1f us, through the "
+          "harness %.1f us, ratio %.2f" % (bare_cpu_all, harness_cpu_all, harness_cpu_all / bare_cpu_all))
     return 0
 
 

@@ -3,6 +3,7 @@
 #include "harness/results/baseline.hpp"
 #include "harness/run/startup_failure.hpp"
 #include "harness/run/throttle.hpp"
+#include "harness/scenario/handshake_memo.hpp"
 #include "harness/scenario/step_support.hpp"
 #include "harness/scenario/step_table.hpp"
 
@@ -91,10 +92,13 @@ std::vector<ScenarioResult> run_suite(const std::vector<Scenario>& scenarios, co
     std::lock_guard<std::mutex> lock(report_mutex);
     o.on_note(text);
   };
+  // One memo for the run: a scenario whose SKIP an earlier handshake decided is not started.
+  auto handshakes = o.config.handshakes ? o.config.handshakes : std::make_shared<HandshakeMemo>();
   auto worker = [&] {
     std::size_t i = 0;
     while (take(i)) {
       RunConfig cfg = o.config;
+      cfg.handshakes = handshakes;
       cfg.proposed_version = jobs[i].protocol;
       int limit_before = throttle.limit();
       Throttle::Slot slot = throttle.enter();

@@ -2,6 +2,7 @@
 
 #include "harness/scenario/http_steps.hpp"
 #include "harness/scenario/client_runner.hpp"
+#include "harness/scenario/handshake_memo.hpp"
 #include "harness/scenario/matcher.hpp"
 #include "harness/scenario/requirements.hpp"
 #include "harness/scenario/scenario_outcome.hpp"
@@ -52,6 +53,10 @@ class Execution : public StepExecutor {
                      cfg_.proposed_version + ") was not found next to the scenario or above it";
       return;
     }
+    if (auto why = decided_by_earlier_handshake()) {
+      skip_reason_ = *why;
+      return;
+    }
     start_target();
     try {
       if (!fixture_steps().empty()) {
@@ -60,11 +65,13 @@ class Execution : public StepExecutor {
         r_.negotiated = session_.negotiated();
         vars_["negotiated"] = session_.negotiated().empty() ? json(nullptr) : json(session_.negotiated());
         vars_["server_capabilities"] = session_.server_capabilities();
-        if (auto why = modern_gate()) {
-          skip_reason_ = *why;
+        auto not_served = modern_gate();
+        remember_handshake(not_served);
+        if (not_served) {
+          skip_reason_ = *not_served;
           return;
         }
-        if (auto why = gated_after_handshake()) {
+        if (auto why = handshake_gate(s_, session_.negotiated(), session_.server_capabilities())) {
           skip_reason_ = *why;
           return;
         }
@@ -124,13 +131,25 @@ class Execution : public StepExecutor {
     session_.attach(std::move(t));
   }
 
-  std::optional<std::string> gated_after_handshake() {
-    for (const auto& cap : s_.server_capabilities)
-      if (!capability_declared(session_.server_capabilities(), cap))
-        return "the server does not declare the " + cap + " capability";
-    if (!session_.negotiated().empty() && !s_.protocol.contains(session_.negotiated()))
-      return "the server negotiated " + session_.negotiated() + ", outside this scenario's range " + s_.protocol.text();
-    return std::nullopt;
+  // A clean handshake (no finding at all, the target still there) is kept for the run's other
+  // scenarios; one with findings is not, so those findings are reported by every scenario as before.
+  void remember_handshake(const std::optional<std::string>& not_served) {
+    if (!cfg_.handshakes || !r_.findings.empty() || session_.target_gone()) return;
+    cfg_.handshakes->remember(handshake_key(s_, cfg_),
+                              {session_.negotiated(), session_.server_capabilities(), not_served});
+  }
+
+  // The SKIP an earlier scenario's identical handshake already decides for this one: its reason,
+  // and the target is not started for it.
+  std::optional<std::string> decided_by_earlier_handshake() {
+    if (!cfg_.handshakes || fixture_steps().empty()) return std::nullopt;
+    auto seen = cfg_.handshakes->find(handshake_key(s_, cfg_));
+    if (!seen) return std::nullopt;
+    auto why = seen->not_served ? seen->not_served : handshake_gate(s_, seen->negotiated, seen->server_capabilities);
+    if (!why) return std::nullopt;
+    r_.negotiated = seen->negotiated;
+    session_.event("not started: an earlier scenario made the same handshake with the target, which decides this SKIP");
+    return why;
   }
 
   std::string gone_note() const override {

@@ -18,6 +18,7 @@ class SchemaRegistry;
 namespace mcpspec::scenario {
 
 class RequirementCatalog;
+class HandshakeMemo;
 
 // How to reach a server under test. The factory gets the working directory and extra environment
 // of the scenario, so every scenario gets its own fresh process. Made by cli/target_factory.hpp.
@@ -53,6 +54,9 @@ struct RunConfig {
   Role role = Role::Server;            // the target's role: Client runs client-role scenarios (client_runner.hpp)
   bool cooperative_client = false;     // the client follows the driver protocol (scenarios tagged "cooperative" run)
   bool auth_client = false;            // --auth: the endpoint is protected (scenarios tagged "auth" run)
+  // Handshakes seen earlier in the run (handshake_memo.hpp): a scenario whose SKIP one of them
+  // decides is not started. Null: every scenario starts the target (run_suite sets one).
+  std::shared_ptr<HandshakeMemo> handshakes;
 
   // The transport of the target under test, whichever role it plays ("stdio", "http", ...).
   transport::TransportKind transport() const { return role == Role::Client ? carrier.transport : target.transport; }
