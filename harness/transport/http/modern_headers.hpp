@@ -36,7 +36,11 @@ using ToolParamHeaders = std::map<std::string, std::vector<ParamHeader>>;  // to
 // harness does not mirror: it tests the server, whose invalid annotations are for a check to see).
 void learn_param_headers(const nlohmann::json& tools_list_result, ToolParamHeaders& into);
 
-// The modern headers of `message` (nothing for a message without a modern version in its _meta).
-Headers modern_request_headers(const nlohmann::json& message, const ToolParamHeaders& tools);
+// The modern headers of `message`: its _meta version names the era. `connection_version` is the
+// version of the modern requests sent before on this connection ("" if none): a message that names
+// no version itself (no _meta, params not an object, a notification) is sent with that one, and one
+// that names an unknown version is sent with it as written. Nothing for a legacy message.
+Headers modern_request_headers(const nlohmann::json& message, const ToolParamHeaders& tools,
+                               const std::string& connection_version = "");
 
 }  // namespace mcpspec::transport::http
