@@ -162,7 +162,8 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
       send_json(res, 500, rpc_error(-32603, "the backend gave no response"));
       return;
     }
-    send_json(res, 200, batch ? out : out[0]);
+    res.status = 200;
+    res.set_content((batch ? out : out[0]).dump(), fault("wrong-content-type") ? "text/plain" : "application/json");
     return;
   }
   int stream;
@@ -200,7 +201,7 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
   // Priming events belong to 2025-11-25 resumption; 2026-07-28 has no resumption (HTTP-45).
   auto primed = std::make_shared<bool>(s->version != "2025-11-25");
   s->open_posts++;
-  res.set_chunked_content_provider("text/event-stream", [s, stream, pending, primed, mine](size_t, httplib::DataSink& sink) {
+  res.set_chunked_content_provider(fault("wrong-content-type") ? "text/plain" : "text/event-stream", [s, stream, pending, primed, mine](size_t, httplib::DataSink& sink) {
     if (!*primed) {
       // Priming event (2025-11-25): an id and no data, so the client can resume from the start.
       std::string id;
@@ -319,6 +320,11 @@ void handle_modern_post(const httplib::Request& req, httplib::Response& res, con
   checks.params = !fault("modern-param-unchecked");
   checks.decode = !fault("modern-sentinel-not-decoded");
   auto lookup = [&req](const std::string& name) -> std::optional<std::string> {
+    if (fault("modern-header-names-case-sensitive")) {
+      for (const auto& [k, v] : req.headers)
+        if (k == name) return v;
+      return std::nullopt;
+    }
     if (!req.has_header(name)) return std::nullopt;
     return req.get_header_value(name);
   };
@@ -336,7 +342,8 @@ void handle_modern_post(const httplib::Request& req, httplib::Response& res, con
   if (!body.contains("id") || body.contains("result") || body.contains("error")) {
     if (method == "notifications/cancelled" && params.contains("requestId"))
       s->backend->cancel(params["requestId"].dump());
-    res.status = 202;
+    if (fault("notification-200")) send_json(res, 200, json::object());
+    else res.status = 202;
     return;
   }
   const json& id = body["id"];
