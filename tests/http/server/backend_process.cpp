@@ -116,9 +116,12 @@ BackendProcess::Waited BackendProcess::await_response(const std::string& id_key,
 }
 
 std::optional<nlohmann::json> BackendProcess::peek_response(const std::string& id_key,
-                                                           std::chrono::milliseconds max) {
+                                                           std::chrono::milliseconds max, const Filter& mine) {
   std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait_for(lock, max, [&] { return responses_.count(id_key) || !unsolicited_.empty() || dead_; });
+  auto other = [&] {
+    return std::any_of(unsolicited_.begin(), unsolicited_.end(), [&](const nlohmann::json& m) { return !mine || mine(m); });
+  };
+  cv_.wait_for(lock, max, [&] { return responses_.count(id_key) || other() || dead_; });
   auto it = responses_.find(id_key);
   if (it == responses_.end()) return std::nullopt;
   return it->second;

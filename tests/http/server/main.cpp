@@ -14,6 +14,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <functional>
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
@@ -140,14 +141,18 @@ bool wants_sse(Session& s) {
 
 // Answers POSTed requests: JSON body or an SSE stream carrying what the backend says meanwhile.
 // `mine` picks the backend's notifications this POST may carry (all of them unless given).
+// `outward` turns a backend message into what the client sees (the modern front's own request
+// ids back into the client's).
+using Outward = std::function<json(json)>;
 void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std::string> ids, bool batch,
-            httpfront::BackendProcess::Filter mine = {}, bool must_stream = false) {
+            httpfront::BackendProcess::Filter mine = {}, bool must_stream = false, Outward outward = {}) {
+  if (!outward) outward = [](json m) { return m; };
   if (!must_stream && !wants_sse(*s)) {
     json out = json::array();
     bool cancelled = false;
     for (const auto& k : ids) {
       auto w = s->backend->await_response(k, 30s);
-      if (w.response) out.push_back(*w.response);
+      if (w.response) out.push_back(outward(*w.response));
       cancelled = cancelled || w.cancelled;
     }
     // Notifications the backend wrote before the response travel on the GET stream: give that
@@ -183,16 +188,16 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
       id = std::to_string(stream) + "-" + std::to_string(++s->next_event);
       s->events.push_back({id, stream, ""});
     }
-    std::thread([s, stream, pending, mine] {
+    std::thread([s, stream, pending, mine, outward] {
       auto until = std::chrono::steady_clock::now() + 30s;
       while (!pending->empty() && std::chrono::steady_clock::now() < until && s->backend->alive()) {
         auto w = s->backend->await_response(pending->front(), 20ms);
         if (w.response) {
-          while (auto m = s->backend->next_unsolicited(0ms, mine)) sse_event(*s, stream, m->dump());
-          sse_event(*s, stream, w.response->dump());
+          while (auto m = s->backend->next_unsolicited(0ms, mine)) sse_event(*s, stream, outward(*m).dump());
+          sse_event(*s, stream, outward(*w.response).dump());
         }
         if (w.response || w.cancelled) pending->erase(pending->begin());
-        while (auto m = s->backend->next_unsolicited(0ms, mine)) sse_event(*s, stream, m->dump());
+        while (auto m = s->backend->next_unsolicited(0ms, mine)) sse_event(*s, stream, outward(*m).dump());
       }
     }).detach();
     res.set_content("id: " + id + "\nretry: 300\ndata: \n\n", "text/event-stream");
@@ -201,7 +206,7 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
   // Priming events belong to 2025-11-25 resumption; 2026-07-28 has no resumption (HTTP-45).
   auto primed = std::make_shared<bool>(s->version != "2025-11-25");
   s->open_posts++;
-  res.set_chunked_content_provider(fault("wrong-content-type") ? "text/plain" : "text/event-stream", [s, stream, pending, primed, mine](size_t, httplib::DataSink& sink) {
+  res.set_chunked_content_provider(fault("wrong-content-type") ? "text/plain" : "text/event-stream", [s, stream, pending, primed, mine, outward](size_t, httplib::DataSink& sink) {
     if (!*primed) {
       // Priming event (2025-11-25): an id and no data, so the client can resume from the start.
       std::string id;
@@ -217,7 +222,7 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
     auto until = std::chrono::steady_clock::now() + 60s;
     while (!pending->empty() && std::chrono::steady_clock::now() < until && sink.is_writable()) {
       while (auto m = s->backend->next_unsolicited(0ms, mine)) {
-        std::string ev = sse_event(*s, stream, m->dump());
+        std::string ev = sse_event(*s, stream, outward(*m).dump());
         if (!sink.write(ev.data(), ev.size())) return false;
       }
       auto w = s->backend->await_response(pending->front(), 20ms);
@@ -229,10 +234,10 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
         pending->erase(pending->begin());
         // What the backend wrote before the response (the last progress) goes out before it.
         while (auto m = s->backend->next_unsolicited(0ms, mine)) {
-          std::string ev = sse_event(*s, stream, m->dump());
+          std::string ev = sse_event(*s, stream, outward(*m).dump());
           if (!sink.write(ev.data(), ev.size())) return false;
         }
-        std::string ev = sse_event(*s, stream, r->dump());
+        std::string ev = sse_event(*s, stream, outward(*r).dump());
         if (!sink.write(ev.data(), ev.size())) return false;
       }
       if (!s->backend->alive()) break;
@@ -254,6 +259,7 @@ std::shared_ptr<Session> modern_session;
 httpfront::ToolHeaders modern_tools;  // x-mcp-header arguments per tool, asked of the backend once
 bool modern_tools_known = false;
 std::atomic<int> front_request_seq{0};
+std::map<std::string, json> modern_ids;  // a client's request id (serialized) -> the front's, for cancellation
 
 std::shared_ptr<Session> modern() {
   std::lock_guard<std::mutex> lock(modern_mu);
@@ -335,31 +341,62 @@ void handle_modern_post(const httplib::Request& req, httplib::Response& res, con
     return;
   }
   if (fault("modern-session-id")) res.set_header("Mcp-Session-Id", random_id());
-  if (!s->backend->write_line(body.dump())) {
+  // Clients share the backend but not their ids: every modern request reaches it under an id of
+  // the front's own, and the client's id goes back on its answer and on its listen stream's tags.
+  // Progress tokens likewise (two clients may pick the same token).
+  json sent = body;
+  json client_id, client_token;
+  if (sent.contains("id") && (sent["id"].is_string() || sent["id"].is_number_integer()) && !sent.contains("result") &&
+      !sent.contains("error")) {
+    client_id = sent["id"];
+    sent["id"] = "mcpspec-httpfront-" + std::to_string(++front_request_seq);
+    if (params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains("progressToken")) {
+      client_token = params["_meta"]["progressToken"];
+      sent["params"]["_meta"]["progressToken"] = sent["id"].get<std::string>() + "-progress";
+    }
+  }
+  if (method == "notifications/cancelled" && params.contains("requestId")) {
+    std::lock_guard<std::mutex> lock(modern_mu);
+    auto it = modern_ids.find(params["requestId"].dump());
+    if (it != modern_ids.end()) sent["params"]["requestId"] = it->second;
+  }
+  if (!s->backend->write_line(sent.dump())) {
     send_json(res, 500, rpc_error(-32603, "the backend is gone"));
     return;
   }
-  if (!body.contains("id") || body.contains("result") || body.contains("error")) {
-    if (method == "notifications/cancelled" && params.contains("requestId"))
-      s->backend->cancel(params["requestId"].dump());
+  if (!body.contains("id")) {
+    if (method == "notifications/cancelled" && sent["params"].contains("requestId"))
+      s->backend->cancel(sent["params"]["requestId"].dump());
     if (fault("notification-200")) send_json(res, 200, json::object());
     else res.status = 202;
     return;
   }
-  const json& id = body["id"];
-  std::string key = id.is_string() || id.is_number_integer() ? id.dump() : "null";
-  // An error answered at once decides the status; anything else (a result, or notifications
-  // first) is answered as every POST is, as JSON or as an SSE stream.
-  if (auto r = s->backend->peek_response(key, 30s); r && modern_error_status(*r) != 200) {
-    auto w = s->backend->await_response(key, 0ms);
-    send_json(res, modern_error_status(*r), w.response ? *w.response : *r);
+  if (!body.contains("id") || body.contains("result") || body.contains("error")) {
+    res.status = 202;  // a response from the client: there is nothing to answer
     return;
   }
+  const json id = sent["id"];
+  const std::string key = id.is_string() || id.is_number_integer() ? id.dump() : "null";
+  {
+    std::lock_guard<std::mutex> lock(modern_mu);
+    if (modern_ids.size() >= 4096) modern_ids.clear();
+    modern_ids[client_id.dump()] = id;
+  }
+  const json token = client_token.is_null() ? json() : sent["params"]["_meta"]["progressToken"];
+  Outward outward = [id, client_id, token, client_token](json m) {
+    if (client_id.is_null()) return m;  // an id the front did not replace
+    if (m.is_object() && m.contains("id") && m["id"] == id) m["id"] = client_id;
+    if (!token.is_null() && m.is_object() && m.contains("params") && m["params"].is_object() &&
+        m["params"].value("progressToken", json()) == token)
+      m["params"]["progressToken"] = client_token;
+    if (m.is_object() && m.contains("params") && m["params"].is_object() && m["params"].contains("_meta") &&
+        m["params"]["_meta"].is_object() && m["params"]["_meta"].value("io.modelcontextprotocol/subscriptionId", json()) == id)
+      m["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] = client_id;
+    return m;
+  };
   // One backend serves every modern POST: a stream takes the notifications tagged for its request
   // (a listen stream: subscriptionId = its id; a call: its progressToken) and a call's stream the
   // untagged ones too. Such a request is always answered as a stream: JSON has no room for them.
-  const json meta = params.contains("_meta") && params["_meta"].is_object() ? params["_meta"] : json::object();
-  const json token = meta.value("progressToken", json());
   const bool listen = method == "subscriptions/listen";
   auto mine = [id, token, listen](const json& m) {
     const json p = m.is_object() && m.contains("params") && m["params"].is_object() ? m["params"] : json::object();
@@ -368,7 +405,14 @@ void handle_modern_post(const httplib::Request& req, httplib::Response& res, con
     if (p.contains("progressToken")) return !token.is_null() && p["progressToken"] == token;
     return !listen;
   };
-  answer(res, s, {key}, false, mine, listen || !token.is_null());
+  // An error answered at once decides the status; anything else (a result, or notifications
+  // first) is answered as every POST is, as JSON or as an SSE stream.
+  if (auto r = s->backend->peek_response(key, 30s, mine); r && modern_error_status(*r) != 200) {
+    auto w = s->backend->await_response(key, 0ms);
+    send_json(res, modern_error_status(*r), outward(w.response ? *w.response : *r));
+    return;
+  }
+  answer(res, s, {key}, false, mine, listen || !token.is_null(), outward);
 }
 
 void handle_post(const httplib::Request& req, httplib::Response& res) {
