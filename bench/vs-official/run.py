@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """mcpspec vs the official MCP conformance suite, against the same server, in the same run.
 
-Both test @modelcontextprotocol/server-everything (streamableHttp mode, bound to 127.0.0.1 by
-tests/http/loopback-preload.cjs), each against a fresh server process of that type, alternating,
-`--rounds` times. Measured per tool: wall time and peak RSS (GNU time -v, the tool's process tree
-as its parent sees it), and the number of checks it ran. Printed as medians and ratios.
+Both test the same server, each against a fresh server process, alternating, `--rounds` times:
+@modelcontextprotocol/server-everything (streamableHttp mode, bound to 127.0.0.1 by
+tests/http/loopback-preload.cjs) at 2025-11-25 with the official suite 0.1.16, or, with
+`--protocol 2026-07-28`, mcpspec's own test server behind its HTTP front (mcpspec-httpserver, which
+serves 2026-07-28 statelessly) with the official suite 0.2.0-alpha.12 (`--requirements 2026-07-28`).
+Measured per tool: wall time and peak RSS (GNU time -v, the tool's process tree as its parent sees
+it), and the number of checks it ran. Printed as medians and ratios.
 
-  python3 bench/vs-official/run.py [--build build] [--rounds 3] [--json out.json]
+  python3 bench/vs-official/run.py [--build build] [--rounds 3] [--protocol 2026-07-28] [--json out.json]
 
 Checks counted: official = entries in its checks.json files (pass + fail + warning...);
 mcpspec = scenario results that were judged (PASS/FAIL/WARN/XFAIL/XPASS; SKIP and ERROR are not
@@ -32,6 +35,8 @@ MODS = os.path.join(ROOT, "tests", "node_modules")
 NODE = os.path.join(MODS, "node", "bin", "node")
 EVERYTHING = os.path.join(MODS, "@modelcontextprotocol", "server-everything", "dist", "index.js")
 CONFORMANCE = os.path.join(MODS, "@modelcontextprotocol", "conformance", "dist", "index.js")
+CONFORMANCE_V02 = os.path.join(MODS, "conformance-v02", "dist", "index.js")  # 0.2.0-alpha.12: 2026-07-28
+MODERN = "2026-07-28"
 PRELOAD = os.path.join(ROOT, "tests", "http", "loopback-preload.cjs")
 
 
@@ -44,22 +49,26 @@ def free_port():
 
 
 class Server:
-    def __init__(self):
+    """A fresh server under test: server-everything, or (`testserver`) mcpspec-httpserver in front of
+    mcpspec-testserver."""
+
+    def __init__(self, kind, build):
         self.port = free_port()
         node = NODE if os.path.exists(NODE) else "node"
-        self.proc = subprocess.Popen([node, "--require", PRELOAD, EVERYTHING, "streamableHttp"],
-                                     env=dict(os.environ, PORT=str(self.port)), start_new_session=True,
+        cmd = ([node, "--require", PRELOAD, EVERYTHING, "streamableHttp"] if kind == "everything" else
+               [os.path.join(build, "mcpspec-httpserver"), "--backend", os.path.join(build, "mcpspec-testserver")])
+        self.proc = subprocess.Popen(cmd, env=dict(os.environ, PORT=str(self.port)), start_new_session=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
         while True:
             if self.proc.poll() is not None:
-                raise RuntimeError("server-everything exited before listening")
+                raise RuntimeError("the server exited before listening")
             try:
                 socket.create_connection(("127.0.0.1", self.port), timeout=0.5).close()
                 return
             except OSError:
                 if time.monotonic() > deadline:
-                    raise RuntimeError("server-everything did not listen within 60 s")
+                    raise RuntimeError("the server did not listen within 60 s")
                 time.sleep(0.05)
 
     @property
@@ -77,11 +86,12 @@ class Server:
 
 
 def cpu_seconds(pid):
-    """User + system CPU time a process has used so far (Linux /proc), or nan."""
+    """User + system CPU time a process and its reaped children have used so far (Linux /proc), or
+    nan. The HTTP front's test servers are its children, counted once they end."""
     try:
         with open("/proc/%d/stat" % pid) as fh:
             fields = fh.read().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
     except (OSError, IndexError, ValueError):
         return float("nan")
 
@@ -104,13 +114,15 @@ def timed(cmd, cwd, server):
     return wall, rss, own, server_cpu, p.returncode, p.stdout + p.stderr
 
 
-def run_official(srv, tmp):
+def run_official(srv, tmp, protocol):
     url = srv.url
     out = os.path.join(tmp, "official")
     shutil.rmtree(out, ignore_errors=True)
     node = NODE if os.path.exists(NODE) else "node"
-    wall, rss, own, server_cpu, code, text = timed(
-        [node, CONFORMANCE, "server", "--url", url, "--suite", "active", "-o", out], tmp, srv)
+    # 2026-07-28: the 0.2 alpha runs exactly the scenarios that revision requires.
+    which = ([CONFORMANCE_V02, "server", "--url", url, "--requirements", MODERN] if protocol == MODERN else
+             [CONFORMANCE, "server", "--url", url, "--suite", "active"])
+    wall, rss, own, server_cpu, code, text = timed([node] + which + ["-o", out], tmp, srv)
     checks = 0
     for f in glob.glob(os.path.join(out, "**", "checks.json"), recursive=True):
         with open(f) as fh:
@@ -119,11 +131,11 @@ def run_official(srv, tmp):
     return {"wall_s": wall, "rss_mb": rss, "cpu_s": own, "server_cpu_s": server_cpu, "checks": checks, "exit": code}
 
 
-def run_mcpspec(build, srv, tmp, call_tools, jobs):
+def run_mcpspec(build, srv, tmp, call_tools, jobs, protocol):
     report = os.path.join(tmp, "mcpspec.json")
     wall, rss, own, server_cpu, code, text = timed(
         [os.path.join(build, "mcpspec"), "run", "--url", srv.url, "-j", str(jobs), "--call-tools", call_tools,
-         "--report", "json:" + report, os.path.join(ROOT, "scenarios", "mcp")], ROOT, srv)
+         "--protocol", protocol, "--report", "json:" + report, os.path.join(ROOT, "scenarios", "mcp")], ROOT, srv)
     checks = 0
     if os.path.exists(report):
         with open(report) as fh:
@@ -141,8 +153,16 @@ def main():
                     help="mcpspec --call-tools: none (default: like the official suite, no tool of the server is run"
                          " for real); readonly also runs server-everything's tools, one of which takes 10 s by itself")
     ap.add_argument("--jobs", type=int, default=16)
+    ap.add_argument("--protocol", default="2025-11-25", choices=["2025-11-25", MODERN],
+                    help="2025-11-25 (official 0.1.16) or 2026-07-28 (official 0.2.0-alpha.12)")
+    ap.add_argument("--server", choices=["everything", "testserver"],
+                    help="server-everything (default at 2025-11-25; it does not serve 2026-07-28) or mcpspec's test"
+                         " server behind mcpspec-httpserver (default at 2026-07-28)")
     a = ap.parse_args()
-    for need in (EVERYTHING, CONFORMANCE, os.path.join(a.build, "mcpspec")):
+    kind = a.server or ("testserver" if a.protocol == MODERN else "everything")
+    needs = [os.path.join(a.build, "mcpspec"), CONFORMANCE_V02 if a.protocol == MODERN else CONFORMANCE]
+    needs += [EVERYTHING] if kind == "everything" else [os.path.join(a.build, n) for n in ("mcpspec-httpserver", "mcpspec-testserver")]
+    for need in needs:
         if not os.path.exists(need):
             print("missing %s (build mcpspec; cd tests && npm ci)" % need, file=sys.stderr)
             return 2
@@ -150,9 +170,10 @@ def main():
     with tempfile.TemporaryDirectory(prefix="mcpspec-bench-") as tmp:
         for _ in range(a.rounds):
             for tool in ("official", "mcpspec"):
-                srv = Server()
+                srv = Server(kind, a.build)
                 try:
-                    r = run_official(srv, tmp) if tool == "official" else run_mcpspec(a.build, srv, tmp, a.call_tools, a.jobs)
+                    r = (run_official(srv, tmp, a.protocol) if tool == "official" else
+                         run_mcpspec(a.build, srv, tmp, a.call_tools, a.jobs, a.protocol))
                 finally:
                     srv.stop()
                 rows[tool].append(r)
@@ -162,8 +183,9 @@ def main():
     keys = ("wall_s", "rss_mb", "cpu_s", "server_cpu_s", "checks")
     med = {t: {k: statistics.median(r[k] for r in rows[t]) for k in keys} for t in rows}
     o, m = med["official"], med["mcpspec"]
-    print("\nmedian of %d rounds against server-everything (streamableHttp), mcpspec -j %d --call-tools %s:"
-          % (a.rounds, a.jobs, a.call_tools))
+    print("\nmedian of %d rounds at %s against %s, mcpspec -j %d --call-tools %s:"
+          % (a.rounds, a.protocol, "server-everything (streamableHttp)" if kind == "everything" else
+             "mcpspec-testserver behind mcpspec-httpserver", a.jobs, a.call_tools))
     for name, r in (("official", o), ("mcpspec ", m)):
         print("  %s: %.2f s, %.1f MB, own CPU %.2f s, server CPU %.2f s, %d checks"
               % (name, r["wall_s"], r["rss_mb"], r["cpu_s"], r["server_cpu_s"], r["checks"]))
@@ -173,9 +195,9 @@ def main():
     print("  mcpspec/official: own CPU %.2f, wall per check %.2f, own CPU per check %.2f"
           % (m["cpu_s"] / o["cpu_s"], per_check(m, "wall_s") / per_check(o, "wall_s"),
              per_check(m, "cpu_s") / per_check(o, "cpu_s")))
-    print("  floor: the server spent %.2f s of CPU serving mcpspec's %d checks (%.2f s for the official %d);"
-          " one node thread cannot serve them in less wall time than that" % (m["server_cpu_s"], m["checks"],
-                                                                             o["server_cpu_s"], o["checks"]))
+    print("  floor: the server spent %.2f s of CPU serving mcpspec's %d checks (%.2f s for the official %d)%s"
+          % (m["server_cpu_s"], m["checks"], o["server_cpu_s"], o["checks"],
+             "; one node thread cannot serve them in less wall time than that" if kind == "everything" else ""))
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"rounds": rows, "median": med}, fh, indent=2)

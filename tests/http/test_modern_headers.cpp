@@ -74,3 +74,24 @@ TEST_CASE("modern headers: x-mcp-header arguments become Mcp-Param headers", "[h
   CHECK(header(absent, "Mcp-Param-Region") == "<absent>");
   CHECK(header(absent, "Mcp-Param-Limit") == "<absent>");
 }
+
+TEST_CASE("modern headers: a message naming no version takes the connection's", "[http][modern]") {
+  // A deliberately incomplete request or a notification on a modern connection: every POST still
+  // carries the version and method headers (HTTP-PV-01, HDR-01), so the server judges its body.
+  json no_params = {{"jsonrpc", "2.0"}, {"id", 4}, {"method", "tools/call"}, {"params", "not an object"}};
+  auto h = modern_request_headers(no_params, {}, "2026-07-28");
+  CHECK(header(h, "MCP-Protocol-Version") == "2026-07-28");
+  CHECK(header(h, "Mcp-Method") == "tools/call");
+  CHECK(header(h, "Mcp-Name") == "<absent>");
+  json note = {{"jsonrpc", "2.0"}, {"method", "notifications/mcpspec/unknown"}};
+  CHECK(header(modern_request_headers(note, {}, "2026-07-28"), "Mcp-Method") == "notifications/mcpspec/unknown");
+  CHECK(modern_request_headers(note, {}).empty());  // no modern request went out before: legacy
+  // A version no server knows is sent as written once the connection is modern, or when the
+  // message carries the modern capabilities field (the -32022 probes).
+  json probe = {{"jsonrpc", "2.0"}, {"id", 5}, {"method", "server/discover"},
+                {"params", {{"_meta", {{"io.modelcontextprotocol/protocolVersion", "1900-01-01"}}}}}};
+  CHECK(header(modern_request_headers(probe, {}, "2026-07-28"), "MCP-Protocol-Version") == "1900-01-01");
+  CHECK(modern_request_headers(probe, {}).empty());
+  probe["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"] = json::object();
+  CHECK(header(modern_request_headers(probe, {}), "MCP-Protocol-Version") == "1900-01-01");
+}

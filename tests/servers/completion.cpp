@@ -1,4 +1,5 @@
-// completion/complete for the greeting prompt's arguments and the test://items/{id} template.
+// completion/complete for the greeting and confirm_prompt prompts' arguments and the
+// test://items/{id} template.
 #include <array>
 #include <cctype>
 #include <string_view>
@@ -14,6 +15,7 @@ namespace {
 constexpr std::array<std::string_view, 8> kNames = {"Alice", "Albert", "Bob",   "Bruno",
                                                     "Carol", "Chen",   "Dana", "Dmitri"};
 constexpr std::array<std::string_view, 2> kStyles = {"casual", "formal"};
+constexpr std::array<std::string_view, 3> kTargets = {"the plan", "the release", "the rollback"};
 constexpr std::size_t kMaxValues = 100;  // the protocol's limit per response
 
 bool starts_with_ci(std::string_view s, std::string_view prefix) {
@@ -63,7 +65,9 @@ Outcome completion_complete(Session& s, const Request& req) {
       values = matching(kNames, typed);
     } else if (prompt == "greeting" && arg_name == "style") {
       values = matching(kStyles, typed);
-    } else if (prompt == "greeting" || prompt == "plain") {
+    } else if (prompt == "confirm_prompt" && arg_name == "target" && s.version() >= Version::v2026_07_28) {
+      values = matching(kTargets, typed);
+    } else if (prompt == "greeting" || prompt == "plain" || prompt == "confirm_prompt") {
       fail(rpc_code::invalid_params,
            "prompt '" + prompt + "' has no argument '" + shorten(arg_name) + "'");
     } else {

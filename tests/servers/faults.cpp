@@ -117,6 +117,11 @@ constexpr std::array kFaults = {
               "(2026-07-28) the confirm tool asks for elicitation although the request declared "
               "no elicitation capability (instead of -32021)",
               false},
+    FaultInfo{Fault::prompt_round_refused, "prompt-round-refused",
+              "(2026-07-28) the confirm_prompt prompt asks for input but refuses its retry (-32602)", false},
+    FaultInfo{Fault::resource_round_refused, "resource-round-refused",
+              "(2026-07-28) the test://confirm/gated resource asks for input but refuses its retry (-32602)",
+              false},
     FaultInfo{Fault::listen_untagged, "listen-untagged",
               "(2026-07-28) notifications on a subscriptions/listen stream carry no subscriptionId",
               false},

@@ -60,6 +60,8 @@ enum class Fault {
   input_state_carried,
   request_state_ignored,
   input_without_capability,
+  prompt_round_refused,
+  resource_round_refused,
   listen_untagged,
   listen_wrong_tag,
   listen_no_ack,

@@ -2,6 +2,9 @@
 // completion.cpp, logging_methods.cpp). Each validates its params and throws RpcFailure to refuse.
 #pragma once
 
+#include <functional>
+#include <string>
+
 #include "outcome.hpp"
 
 namespace testserver {
@@ -13,6 +16,12 @@ Outcome tools_list(Session& s, const Request& req);
 Outcome tools_call(Session& s, const Request& req);
 // The confirm tool's input rounds (protocol 2026-07-28, input_rounds.cpp).
 Outcome call_confirm(Session& s, const Request& req, const json& args);
+// One confirmation round of any request that may ask for input (tools/call, prompts/get,
+// resources/read): input_required (or -32021) until the retry carries the answer, then `finish`
+// with whether it was accepted and the elicitation action.
+Outcome confirm_round(Session& s, const Request& req, const std::string& method, const json& args,
+                      const std::string& target,
+                      const std::function<Outcome(bool ok, const std::string& action)>& finish);
 
 Outcome resources_list(Session& s, const Request& req);
 Outcome resources_templates_list(Session& s, const Request& req);

@@ -54,7 +54,13 @@ Outcome prompts_list(Session& s, const Request& req) {
     greeting["title"] = "Greeting";
     plain["title"] = "Plain";
   }
-  return Outcome::ok({{"prompts", json::array({greeting, plain})}});
+  json prompts = json::array({greeting, plain});
+  if (s.version() >= Version::v2026_07_28)
+    prompts.push_back({{"name", "confirm_prompt"},
+                       {"title", "Confirm prompt"},
+                       {"description", "Asks the user to confirm (an elicitation input round) before it is given."},
+                       {"arguments", json::array({{{"name", "target"}, {"description", "What to confirm"}, {"required", false}}})}});
+  return Outcome::ok({{"prompts", std::move(prompts)}});
 }
 
 Outcome prompts_get(Session& s, const Request& req) {
@@ -80,6 +86,15 @@ Outcome prompts_get(Session& s, const Request& req) {
     return Outcome::ok({{"description", "Greets " + who + "."},
                         {"messages", json::array({user_text("Please greet " + who + " in a " +
                                                             style + " way.")})}});
+  }
+  if (name == "confirm_prompt" && s.version() >= Version::v2026_07_28) {
+    refuse_unknown_arguments(args, {"target"}, name);
+    const std::string target = args.value("target", "the plan");
+    return confirm_round(s, req, "prompts/get", args, target, [&target](bool ok, const std::string& action) {
+      return Outcome::ok({{"description", "Asks to go on with " + target + "."},
+                          {"messages", json::array({user_text(ok ? "Go on with " + target + "."
+                                                                 : "Do not go on with " + target + " (" + action + ").")})}});
+    });
   }
   fail(rpc_code::invalid_params, "unknown prompt '" + shorten(name) + "'", {{"name", name}});
 }

@@ -37,6 +37,11 @@ constexpr std::array<StaticResource, 5> kResources = {{
      "text/plain", false, ""},
 }};
 
+// Read only after the user confirmed it (protocol 2026-07-28: an elicitation input round).
+constexpr StaticResource kGated = {"test://confirm/gated", "confirm-gated", "Gated",
+                                   "Asks the user to confirm (an elicitation input round) before it is read.",
+                                   "text/plain", false, "Behind the gate.\n"};
+
 std::string blob_bytes() {
   std::string b;
   for (int i = 0; i < 32; ++i) b.push_back(static_cast<char>(i));
@@ -82,14 +87,17 @@ json describe(const StaticResource& r, Version v) {
 }  // namespace
 
 Outcome resources_list(Session& s, const Request& req) {
-  const std::size_t offset = requested_offset(req.params, s.cursors(), kResources.size(),
+  // From 2026-07-28 the gated resource, read through an input round, is listed last.
+  const bool gated = s.version() >= Version::v2026_07_28;
+  const std::size_t total = kResources.size() + (gated ? 1 : 0);
+  const std::size_t offset = requested_offset(req.params, s.cursors(), total,
                                               s.faulty(Fault::invalid_cursor_accepted));
   json page = json::array();
-  for (std::size_t i = offset; i < kResources.size() && i < offset + kPageSize; ++i) {
-    page.push_back(describe(kResources[i], s.version()));
+  for (std::size_t i = offset; i < total && i < offset + kPageSize; ++i) {
+    page.push_back(i < kResources.size() ? describe(kResources[i], s.version()) : describe(kGated, s.version()));
   }
   json result = {{"resources", std::move(page)}};
-  if (offset + kPageSize < kResources.size()) {
+  if (offset + kPageSize < total) {
     result["nextCursor"] = s.cursors().encode(offset + kPageSize);
   }
   return Outcome::ok(std::move(result));
@@ -108,6 +116,13 @@ Outcome resources_templates_list(Session& s, const Request& req) {
 Outcome resources_read(Session& s, const Request& req) {
   const std::string& uri = require_string(req.params, "uri", "params");
   json content = {{"uri", uri}};
+  if (uri == kGated.uri && s.version() >= Version::v2026_07_28) {
+    return confirm_round(s, req, "resources/read", json{{"uri", uri}}, uri, [&uri](bool ok, const std::string& action) {
+      json c = {{"uri", uri}, {"mimeType", "text/plain"},
+                {"text", ok ? std::string(kGated.text) : "Not confirmed (" + action + ").\n"}};
+      return Outcome::ok({{"contents", json::array({std::move(c)})}});
+    });
+  }
   if (const StaticResource* r = find_static(uri)) {
     content["mimeType"] = r->mime_type;
     if (r->binary) {

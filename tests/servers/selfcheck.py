@@ -207,6 +207,17 @@ def confirm_round(s, caps=ELICIT, state=None, answer=None):
     return first, retry
 
 
+def declined_round(s, method, params):
+    """One input round of `method` with the elicitation capability, its input declined: the retry's
+    answer (None when the first answer asked for nothing)."""
+    first, _ = modern(s, method, params, ELICIT)
+    if first.get("result", {}).get("resultType") != "input_required":
+        return None
+    retry, _ = modern(s, method, dict(params, inputResponses={"confirm": {"action": "decline"}},
+                                      requestState=first["result"].get("requestState")), ELICIT)
+    return retry
+
+
 def listen(s, rid, kinds):
     """Opens a subscription; returns the messages that came within a short window."""
     s.send({"jsonrpc": "2.0", "id": rid, "method": "subscriptions/listen",
@@ -1138,6 +1149,8 @@ MODERN_PROBES = {
         "result", {}).get("resultType") == "complete",
     "request-state-ignored": lambda s: "result" in (confirm_round(s, state="forged")[1] or {}),
     "input-without-capability": lambda s: confirm_round(s, caps={})[0].get("result", {}).get("resultType") == "input_required",
+    "prompt-round-refused": lambda s: error_code(declined_round(s, "prompts/get", {"name": "confirm_prompt"}) or {}) == -32602,
+    "resource-round-refused": lambda s: error_code(declined_round(s, "resources/read", {"uri": "test://confirm/gated"}) or {}) == -32602,
     "listen-untagged": lambda s: _listen_tags(s, {"L": {"toolsListChanged": True}}) == ["<none>"],
     "listen-wrong-tag": lambda s: _listen_tags(s, {"L": {"toolsListChanged": True}}) not in ([], ["L"]),
     "listen-no-ack": lambda s: listen(s, "L", {"toolsListChanged": True}) == [],

@@ -111,24 +111,32 @@ void learn_param_headers(const json& result, ToolParamHeaders& into) {
   }
 }
 
-Headers modern_request_headers(const json& message, const ToolParamHeaders& tools) {
+Headers modern_request_headers(const json& message, const ToolParamHeaders& tools, const std::string& connection_version) {
   Headers h;
   if (!message.is_object() || !message.contains("method") || !message["method"].is_string()) return h;
-  const auto params = message.find("params");
-  if (params == message.end() || !params->is_object()) return h;
-  const auto meta = params->find("_meta");
-  if (meta == params->end() || !meta->is_object()) return h;
-  const auto version = meta->find(protocol::meta_key::kProtocolVersion);
-  if (version == meta->end() || !version->is_string() || !protocol::is_modern(version->get<std::string>())) return h;
+  static const json kNoParams = json::object();
+  const auto found = message.find("params");
+  const json& params = found != message.end() && found->is_object() ? *found : kNoParams;
+  // The version the message names in _meta (even one no server knows: the -32022 probes), else
+  // the version of the connection's modern requests so far: a deliberately incomplete message (no
+  // _meta, params not an object, a notification) still carries the headers every POST must.
+  std::string version = connection_version;
+  if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) {
+    const auto v = meta->find(protocol::meta_key::kProtocolVersion);
+    if (v != meta->end() && v->is_string() && (protocol::is_modern(v->get<std::string>()) || !connection_version.empty() ||
+                                               meta->contains(protocol::meta_key::kClientCapabilities)))
+      version = v->get<std::string>();
+  }
+  if (version.empty()) return h;
   const std::string method = message["method"].get<std::string>();
-  h.emplace_back("MCP-Protocol-Version", version->get<std::string>());
+  h.emplace_back("MCP-Protocol-Version", version);
   h.emplace_back("Mcp-Method", method);
-  if (auto name = mcp_name_source(method, *params)) h.emplace_back("Mcp-Name", encoded_header_value(*name));
-  if (method != "tools/call" || !params->contains("name") || !(*params)["name"].is_string()) return h;
-  auto tool = tools.find((*params)["name"].get<std::string>());
-  if (tool == tools.end() || !params->contains("arguments")) return h;
+  if (auto name = mcp_name_source(method, params)) h.emplace_back("Mcp-Name", encoded_header_value(*name));
+  if (method != "tools/call" || !params.contains("name") || !params["name"].is_string()) return h;
+  auto tool = tools.find(params["name"].get<std::string>());
+  if (tool == tools.end() || !params.contains("arguments")) return h;
   for (const auto& p : tool->second) {
-    const json* v = annotated_argument((*params)["arguments"], p);
+    const json* v = annotated_argument(params["arguments"], p);
     if (!v || v->is_null()) continue;  // absent or null: no header
     if (auto text = param_header_text(*v)) h.emplace_back("Mcp-Param-" + p.name, encoded_header_value(*text));
   }

@@ -53,7 +53,11 @@ const char* mcp_name_member(const std::string& method);
 // The value Mcp-Name must carry for a request (that member of `params`, when it is a string).
 std::optional<std::string> mcp_name_source(const std::string& method, const nlohmann::json& params);
 
-// The modern headers of `message` (nothing for a message without a modern version in its _meta).
-Headers modern_request_headers(const nlohmann::json& message, const ToolParamHeaders& tools);
+// The modern headers of `message`: its _meta version names the era. `connection_version` is the
+// version of the modern requests sent before on this connection ("" if none): a message that names
+// no version itself (no _meta, params not an object, a notification) is sent with that one, and one
+// that names an unknown version is sent with it as written. Nothing for a legacy message.
+Headers modern_request_headers(const nlohmann::json& message, const ToolParamHeaders& tools,
+                               const std::string& connection_version = "");
 
 }  // namespace mcpspec::transport::http

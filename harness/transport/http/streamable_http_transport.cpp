@@ -1,5 +1,6 @@
 #include "harness/transport/http/streamable_http_transport.hpp"
 
+#include "harness/protocol/era.hpp"
 #include "harness/transport/http/sse_parser.hpp"
 
 #include <nlohmann/json.hpp>
@@ -131,8 +132,11 @@ void StreamableHttpTransport::post(const std::string& body, Deadline deadline, b
       if (!raw && cancel_by_closing(msg)) return;
       if (!raw) {
         std::lock_guard<std::mutex> lock(mu_);
-        modern = modern_request_headers(msg, param_headers_);
-        if (!modern.empty()) modern_ = true;
+        modern = modern_request_headers(msg, param_headers_, modern_version_);
+        if (!modern.empty() && protocol::is_modern(modern.front().second)) {
+          modern_ = true;
+          modern_version_ = modern.front().second;
+        }
         if (!modern.empty() && what == "tools/list" && !request_id.empty() && tools_list_ids_.size() < 4096)
           tools_list_ids_.insert(request_id);
       }

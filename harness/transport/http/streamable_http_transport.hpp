@@ -114,6 +114,7 @@ class StreamableHttpTransport : public Transport {
   // headers of later tools/call POSTs), and the ids of tools/list requests whose answers teach them.
   ToolParamHeaders param_headers_;
   bool modern_ = false;  // a request with a modern version in its _meta went out
+  std::string modern_version_;  // that version: the headers of a message that names none
   std::set<std::string> tools_list_ids_;
   bool get_started_ = false;
   std::list<Stream> streams_;

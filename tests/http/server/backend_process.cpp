@@ -115,6 +115,18 @@ BackendProcess::Waited BackendProcess::await_response(const std::string& id_key,
   return w;
 }
 
+std::optional<nlohmann::json> BackendProcess::peek_response(const std::string& id_key,
+                                                           std::chrono::milliseconds max, const Filter& mine) {
+  std::unique_lock<std::mutex> lock(mu_);
+  auto other = [&] {
+    return std::any_of(unsolicited_.begin(), unsolicited_.end(), [&](const nlohmann::json& m) { return !mine || mine(m); });
+  };
+  cv_.wait_for(lock, max, [&] { return responses_.count(id_key) || other() || dead_; });
+  auto it = responses_.find(id_key);
+  if (it == responses_.end()) return std::nullopt;
+  return it->second;
+}
+
 void BackendProcess::cancel(const std::string& id_key) {
   std::lock_guard<std::mutex> lock(mu_);
   if (!waiting_.count(id_key)) {
@@ -127,12 +139,14 @@ void BackendProcess::cancel(const std::string& id_key) {
   cv_.notify_all();
 }
 
-std::optional<nlohmann::json> BackendProcess::next_unsolicited(std::chrono::milliseconds max) {
+std::optional<nlohmann::json> BackendProcess::next_unsolicited(std::chrono::milliseconds max, const Filter& accept) {
   std::unique_lock<std::mutex> lock(mu_);
-  cv_.wait_for(lock, max, [&] { return !unsolicited_.empty() || dead_; });
-  if (unsolicited_.empty()) return std::nullopt;
-  auto m = unsolicited_.front();
-  unsolicited_.pop_front();
+  auto found = [&] { return std::find_if(unsolicited_.begin(), unsolicited_.end(), [&](const nlohmann::json& m) { return !accept || accept(m); }); };
+  cv_.wait_for(lock, max, [&] { return found() != unsolicited_.end() || dead_; });
+  auto it = found();
+  if (it == unsolicited_.end()) return std::nullopt;
+  auto m = std::move(*it);
+  unsolicited_.erase(it);
   return m;
 }
 

@@ -38,12 +38,19 @@ class BackendProcess {
   std::optional<nlohmann::json> wait_response(const std::string& id_key, std::chrono::milliseconds max) {
     return await_response(id_key, max).response;
   }
+  // Waits until the response to `id_key` is there, something else the backend says is waiting, or
+  // `max` passes (only what `mine` accepts counts); returns a copy of the response if it came first (it stays to be taken). The
+  // front decides a 2026-07-28 answer's HTTP status from an error answered at once.
+  using Filter = std::function<bool(const nlohmann::json&)>;
+  std::optional<nlohmann::json> peek_response(const std::string& id_key, std::chrono::milliseconds max,
+                                              const Filter& mine = {});
   // The client cancelled that request: the test server drops slow ones, so nobody should wait on.
   // A cancellation may also overtake its request (two POSTs on two connections): one for an id
   // nobody waits for yet is remembered, and a wait for that id then lasts at most 100 ms.
   void cancel(const std::string& id_key);
-  // Messages that are not responses, oldest first (taken out).
-  std::optional<nlohmann::json> next_unsolicited(std::chrono::milliseconds max);
+  // Messages that are not responses, oldest first (taken out); with `accept`, the oldest one it
+  // accepts (a 2026-07-28 stream takes only what belongs to its request or to no request).
+  std::optional<nlohmann::json> next_unsolicited(std::chrono::milliseconds max, const Filter& accept = {});
   bool alive() const { return !dead_; }
   bool has_unsolicited() {
     std::lock_guard<std::mutex> lock(mu_);

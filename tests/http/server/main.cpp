@@ -1,16 +1,20 @@
 // mcpspec-httpserver: an HTTP front for mcpspec-testserver, to test mcpspec's HTTP transports.
 // Streamable HTTP on /mcp (or, with --legacy, the 2024-11-05 HTTP+SSE transport on /sse and
-// /messages); one stdio test server per HTTP session does the MCP work. --fault NAME breaks one
+// /messages); one stdio test server per HTTP session does the MCP work. 2026-07-28 POSTs are
+// stateless: their headers are checked against the body, and one shared test server answers them
+// (--modern-only: nothing else is served). --fault NAME breaks one
 // transport rule (see faults.cpp). Binds 127.0.0.1 only. Independent of harness/ on purpose.
 #include "backend_process.hpp"
 #include "faults.hpp"
 #include "json_text.hpp"
+#include "modern_headers_check.hpp"
 
 #include <httplib.h>
 #include <nlohmann/json.hpp>
 #include <signal.h>
 
 #include <algorithm>
+#include <functional>
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
@@ -31,6 +35,7 @@ struct Options {
   bool legacy = false;
   bool close_early = false;  // POST streams end after the priming event: clients must resume (HTTP-20)
   bool one_get = false;      // one standalone GET stream per session, 409 for another (as the TypeScript SDK)
+  bool modern_only = false;  // 2026-07-28 only: no sessions, GET and DELETE get 405 (HTTP-BC-03)
   std::string fault;
 };
 
@@ -135,13 +140,19 @@ bool wants_sse(Session& s) {
 }
 
 // Answers POSTed requests: JSON body or an SSE stream carrying what the backend says meanwhile.
-void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std::string> ids, bool batch) {
-  if (!wants_sse(*s)) {
+// `mine` picks the backend's notifications this POST may carry (all of them unless given).
+// `outward` turns a backend message into what the client sees (the modern front's own request
+// ids back into the client's).
+using Outward = std::function<json(json)>;
+void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std::string> ids, bool batch,
+            httpfront::BackendProcess::Filter mine = {}, bool must_stream = false, Outward outward = {}) {
+  if (!outward) outward = [](json m) { return m; };
+  if (!must_stream && !wants_sse(*s)) {
     json out = json::array();
     bool cancelled = false;
     for (const auto& k : ids) {
       auto w = s->backend->await_response(k, 30s);
-      if (w.response) out.push_back(*w.response);
+      if (w.response) out.push_back(outward(*w.response));
       cancelled = cancelled || w.cancelled;
     }
     // Notifications the backend wrote before the response travel on the GET stream: give that
@@ -156,7 +167,8 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
       send_json(res, 500, rpc_error(-32603, "the backend gave no response"));
       return;
     }
-    send_json(res, 200, batch ? out : out[0]);
+    res.status = 200;
+    res.set_content((batch ? out : out[0]).dump(), fault("wrong-content-type") ? "text/plain" : "application/json");
     return;
   }
   int stream;
@@ -176,24 +188,25 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
       id = std::to_string(stream) + "-" + std::to_string(++s->next_event);
       s->events.push_back({id, stream, ""});
     }
-    std::thread([s, stream, pending] {
+    std::thread([s, stream, pending, mine, outward] {
       auto until = std::chrono::steady_clock::now() + 30s;
       while (!pending->empty() && std::chrono::steady_clock::now() < until && s->backend->alive()) {
         auto w = s->backend->await_response(pending->front(), 20ms);
         if (w.response) {
-          while (auto m = s->backend->next_unsolicited(0ms)) sse_event(*s, stream, m->dump());
-          sse_event(*s, stream, w.response->dump());
+          while (auto m = s->backend->next_unsolicited(0ms, mine)) sse_event(*s, stream, outward(*m).dump());
+          sse_event(*s, stream, outward(*w.response).dump());
         }
         if (w.response || w.cancelled) pending->erase(pending->begin());
-        while (auto m = s->backend->next_unsolicited(0ms)) sse_event(*s, stream, m->dump());
+        while (auto m = s->backend->next_unsolicited(0ms, mine)) sse_event(*s, stream, outward(*m).dump());
       }
     }).detach();
     res.set_content("id: " + id + "\nretry: 300\ndata: \n\n", "text/event-stream");
     return;
   }
-  auto primed = std::make_shared<bool>(s->version < "2025-11-25");
+  // Priming events belong to 2025-11-25 resumption; 2026-07-28 has no resumption (HTTP-45).
+  auto primed = std::make_shared<bool>(s->version != "2025-11-25");
   s->open_posts++;
-  res.set_chunked_content_provider("text/event-stream", [s, stream, pending, primed](size_t, httplib::DataSink& sink) {
+  res.set_chunked_content_provider(fault("wrong-content-type") ? "text/plain" : "text/event-stream", [s, stream, pending, primed, mine, outward](size_t, httplib::DataSink& sink) {
     if (!*primed) {
       // Priming event (2025-11-25): an id and no data, so the client can resume from the start.
       std::string id;
@@ -208,8 +221,8 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
     }
     auto until = std::chrono::steady_clock::now() + 60s;
     while (!pending->empty() && std::chrono::steady_clock::now() < until && sink.is_writable()) {
-      while (auto m = s->backend->next_unsolicited(0ms)) {
-        std::string ev = sse_event(*s, stream, m->dump());
+      while (auto m = s->backend->next_unsolicited(0ms, mine)) {
+        std::string ev = sse_event(*s, stream, outward(*m).dump());
         if (!sink.write(ev.data(), ev.size())) return false;
       }
       auto w = s->backend->await_response(pending->front(), 20ms);
@@ -220,11 +233,11 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
       if (auto r = w.response) {
         pending->erase(pending->begin());
         // What the backend wrote before the response (the last progress) goes out before it.
-        while (auto m = s->backend->next_unsolicited(0ms)) {
-          std::string ev = sse_event(*s, stream, m->dump());
+        while (auto m = s->backend->next_unsolicited(0ms, mine)) {
+          std::string ev = sse_event(*s, stream, outward(*m).dump());
           if (!sink.write(ev.data(), ev.size())) return false;
         }
-        std::string ev = sse_event(*s, stream, r->dump());
+        std::string ev = sse_event(*s, stream, outward(*r).dump());
         if (!sink.write(ev.data(), ev.size())) return false;
       }
       if (!s->backend->alive()) break;
@@ -236,6 +249,170 @@ void answer(httplib::Response& res, std::shared_ptr<Session> s, std::vector<std:
     std::lock_guard<std::mutex> lock(s->mu);
     s->done_streams.insert(stream);
   });
+}
+
+// 2026-07-28: every modern POST stands alone. They share one backend (the test server serves each
+// modern request on its own, and a subscriptions/listen stream must see the changes other
+// requests make) and one Session record with no id, which no response names.
+std::mutex modern_mu;
+std::shared_ptr<Session> modern_session;
+httpfront::ToolHeaders modern_tools;  // x-mcp-header arguments per tool, asked of the backend once
+bool modern_tools_known = false;
+std::atomic<int> front_request_seq{0};
+std::map<std::string, json> modern_ids;  // a client's request id (serialized) -> the front's, for cancellation
+
+std::shared_ptr<Session> modern() {
+  std::lock_guard<std::mutex> lock(modern_mu);
+  if (!modern_session) {
+    modern_session = std::make_shared<Session>();
+    modern_session->version = "2026-07-28";
+    modern_session->backend =
+        std::make_unique<httpfront::BackendProcess>(opt.backend + (opt.modern_only ? " --modern-only" : ""), false);
+  }
+  return modern_session;
+}
+
+// The x-mcp-header arguments of a tool, learnt from the backend's own tools/list (every page);
+// a server validating Mcp-Param-* must know them whether or not the client listed the tools.
+std::vector<httpfront::ParamHeader> tool_headers(Session& s, const std::string& tool, const std::string& version) {
+  std::lock_guard<std::mutex> lock(modern_mu);
+  if (!modern_tools_known) {
+    json cursor;
+    for (int page = 0; page < 20; ++page) {
+      std::string id = "mcpspec-httpfront-tools-" + std::to_string(++front_request_seq);
+      json params = {{"_meta", {{"io.modelcontextprotocol/protocolVersion", version},
+                                {"io.modelcontextprotocol/clientCapabilities", json::object()}}}};
+      if (!cursor.is_null()) params["cursor"] = cursor;
+      s.backend->write_line(json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "tools/list"}, {"params", params}}.dump());
+      auto r = s.backend->wait_response(json(id).dump(), 5s);
+      if (!r || !r->contains("result")) break;
+      httpfront::learn_tool_headers((*r)["result"], modern_tools);
+      cursor = (*r)["result"].value("nextCursor", json());
+      if (!cursor.is_string()) break;
+    }
+    modern_tools_known = true;
+  }
+  auto it = modern_tools.find(tool);
+  return it == modern_tools.end() ? std::vector<httpfront::ParamHeader>{} : it->second;
+}
+
+// The HTTP status of a modern error answered at once: 404 for an unknown method (HTTP-PV-05), 400
+// for an unsupported version (HTTP-PV-04) or a header mismatch; 200 for anything else.
+int modern_error_status(const json& response) {
+  if (!response.contains("error") || !response["error"].is_object()) return 200;
+  const json code = response["error"].value("code", json());
+  if (code == -32601 && !fault("modern-unknown-method-200")) return 404;
+  if (code == -32022 && !fault("modern-unsupported-version-200")) return 400;
+  if (code == -32020) return 400;
+  return 200;
+}
+
+void handle_modern_post(const httplib::Request& req, httplib::Response& res, const json& body) {
+  if (body.is_array()) {
+    send_json(res, 400, rpc_error(-32600, "Invalid Request: a POST body is one message, never a batch"));
+    return;
+  }
+  auto s = modern();
+  const json params = body.contains("params") && body["params"].is_object() ? body["params"] : json::object();
+  const std::string method = body.value("method", std::string());
+  const std::string version = req.get_header_value("MCP-Protocol-Version");
+  std::vector<httpfront::ParamHeader> tool;
+  if (method == "tools/call" && params.contains("name") && params["name"].is_string())
+    tool = tool_headers(*s, params["name"].get<std::string>(), version.empty() ? "2026-07-28" : version);
+  httpfront::HeaderChecks checks;
+  checks.version = !fault("modern-version-unchecked");
+  checks.method = !fault("modern-method-unchecked");
+  checks.name = !fault("modern-name-unchecked");
+  checks.params = !fault("modern-param-unchecked");
+  checks.decode = !fault("modern-sentinel-not-decoded");
+  auto lookup = [&req](const std::string& name) -> std::optional<std::string> {
+    if (fault("modern-header-names-case-sensitive")) {
+      for (const auto& [k, v] : req.headers)
+        if (k == name) return v;
+      return std::nullopt;
+    }
+    if (!req.has_header(name)) return std::nullopt;
+    return req.get_header_value(name);
+  };
+  if (auto why = httpfront::header_mismatch(body, lookup, tool, checks)) {
+    json err = rpc_error(fault("modern-mismatch-code") ? -32600 : -32020, "Header mismatch: " + *why);
+    if (body.contains("id")) err["id"] = body["id"];
+    send_json(res, 400, err);
+    return;
+  }
+  if (fault("modern-session-id")) res.set_header("Mcp-Session-Id", random_id());
+  // Clients share the backend but not their ids: every modern request reaches it under an id of
+  // the front's own, and the client's id goes back on its answer and on its listen stream's tags.
+  // Progress tokens likewise (two clients may pick the same token).
+  json sent = body;
+  json client_id, client_token;
+  if (sent.contains("id") && (sent["id"].is_string() || sent["id"].is_number_integer()) && !sent.contains("result") &&
+      !sent.contains("error")) {
+    client_id = sent["id"];
+    sent["id"] = "mcpspec-httpfront-" + std::to_string(++front_request_seq);
+    if (params.contains("_meta") && params["_meta"].is_object() && params["_meta"].contains("progressToken")) {
+      client_token = params["_meta"]["progressToken"];
+      sent["params"]["_meta"]["progressToken"] = sent["id"].get<std::string>() + "-progress";
+    }
+  }
+  if (method == "notifications/cancelled" && params.contains("requestId")) {
+    std::lock_guard<std::mutex> lock(modern_mu);
+    auto it = modern_ids.find(params["requestId"].dump());
+    if (it != modern_ids.end()) sent["params"]["requestId"] = it->second;
+  }
+  if (!s->backend->write_line(sent.dump())) {
+    send_json(res, 500, rpc_error(-32603, "the backend is gone"));
+    return;
+  }
+  if (!body.contains("id")) {
+    if (method == "notifications/cancelled" && sent["params"].contains("requestId"))
+      s->backend->cancel(sent["params"]["requestId"].dump());
+    if (fault("notification-200")) send_json(res, 200, json::object());
+    else res.status = 202;
+    return;
+  }
+  if (!body.contains("id") || body.contains("result") || body.contains("error")) {
+    res.status = 202;  // a response from the client: there is nothing to answer
+    return;
+  }
+  const json id = sent["id"];
+  const std::string key = id.is_string() || id.is_number_integer() ? id.dump() : "null";
+  {
+    std::lock_guard<std::mutex> lock(modern_mu);
+    if (modern_ids.size() >= 4096) modern_ids.clear();
+    modern_ids[client_id.dump()] = id;
+  }
+  const json token = client_token.is_null() ? json() : sent["params"]["_meta"]["progressToken"];
+  Outward outward = [id, client_id, token, client_token](json m) {
+    if (client_id.is_null()) return m;  // an id the front did not replace
+    if (m.is_object() && m.contains("id") && m["id"] == id) m["id"] = client_id;
+    if (!token.is_null() && m.is_object() && m.contains("params") && m["params"].is_object() &&
+        m["params"].value("progressToken", json()) == token)
+      m["params"]["progressToken"] = client_token;
+    if (m.is_object() && m.contains("params") && m["params"].is_object() && m["params"].contains("_meta") &&
+        m["params"]["_meta"].is_object() && m["params"]["_meta"].value("io.modelcontextprotocol/subscriptionId", json()) == id)
+      m["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] = client_id;
+    return m;
+  };
+  // One backend serves every modern POST: a stream takes the notifications tagged for its request
+  // (a listen stream: subscriptionId = its id; a call: its progressToken) and a call's stream the
+  // untagged ones too. Such a request is always answered as a stream: JSON has no room for them.
+  const bool listen = method == "subscriptions/listen";
+  auto mine = [id, token, listen](const json& m) {
+    const json p = m.is_object() && m.contains("params") && m["params"].is_object() ? m["params"] : json::object();
+    const json tags = p.contains("_meta") && p["_meta"].is_object() ? p["_meta"] : json::object();
+    if (tags.contains("io.modelcontextprotocol/subscriptionId")) return tags["io.modelcontextprotocol/subscriptionId"] == id;
+    if (p.contains("progressToken")) return !token.is_null() && p["progressToken"] == token;
+    return !listen;
+  };
+  // An error answered at once decides the status; anything else (a result, or notifications
+  // first) is answered as every POST is, as JSON or as an SSE stream.
+  if (auto r = s->backend->peek_response(key, 30s, mine); r && modern_error_status(*r) != 200) {
+    auto w = s->backend->await_response(key, 0ms);
+    send_json(res, modern_error_status(*r), outward(w.response ? *w.response : *r));
+    return;
+  }
+  answer(res, s, {key}, false, mine, listen || !token.is_null(), outward);
 }
 
 void handle_post(const httplib::Request& req, httplib::Response& res) {
@@ -250,6 +427,18 @@ void handle_post(const httplib::Request& req, httplib::Response& res) {
   }
   json body = std::move(std::get<json>(parsed));
   bool init = body.is_object() && body.value("method", "") == "initialize";
+  // A modern request ignores any Mcp-Session-Id (HTTP-BC-04); a modern-only front serves every
+  // POST this way, initialize included (refused for its missing headers). A POST with neither a
+  // session nor a legacy version header cannot belong to a legacy session: it is served as modern
+  // too, so a 2026-07-28 request whose body names no version (a deliberately broken one) is judged
+  // by the header rules and its body, not refused for the missing session.
+  const std::string version_header = req.get_header_value("MCP-Protocol-Version");
+  const json& first = body.is_array() && !body.empty() ? body[0] : body;
+  const bool sessionless = !req.has_header("Mcp-Session-Id") && !kVersions.count(version_header);
+  if (opt.modern_only || (!init && (httpfront::is_modern_message(first, version_header) || sessionless))) {
+    handle_modern_post(req, res, body);
+    return;
+  }
   std::shared_ptr<Session> s;
   if (init) {
     s = std::make_shared<Session>();
@@ -318,11 +507,24 @@ void handle_post(const httplib::Request& req, httplib::Response& res) {
   answer(res, s, ids, body.is_array());
 }
 
+// A modern-only server offers POST alone: GET and DELETE get 405 (HTTP-BC-03).
+bool refused_modern_only(httplib::Response& res) {
+  if (!opt.modern_only) return false;
+  if (fault("modern-get-served")) {
+    send_json(res, 400, rpc_error(-32000, "Bad Request: Mcp-Session-Id header is required"));
+    return true;
+  }
+  res.status = 405;
+  res.set_header("Allow", "POST");
+  return true;
+}
+
 void handle_get(const httplib::Request& req, httplib::Response& res) {
   if (!origin_ok(req)) {
     send_json(res, 403, rpc_error(-32000, "Forbidden: invalid Origin"));
     return;
   }
+  if (refused_modern_only(res)) return;
   auto s = session_for(req, res);
   if (!s) return;
   if (fault("get-wrong-status")) {
@@ -415,6 +617,7 @@ void handle_get(const httplib::Request& req, httplib::Response& res) {
 }
 
 void handle_delete(const httplib::Request& req, httplib::Response& res) {
+  if (refused_modern_only(res)) return;
   auto s = session_for(req, res);
   if (!s) return;
   if (!fault("unknown-session-accepted")) {
@@ -491,7 +694,7 @@ void legacy_routes(httplib::Server& srv) {
 int usage(const std::string& why) {
   std::cerr << "mcpspec-httpserver: " << why << "\n"
             << "usage: mcpspec-httpserver --backend CMD [--port N] [--response json|sse|alternate] [--no-get] [--one-get]\n"
-            << "                          [--legacy] [--close-early] [--fault NAME] [--list-faults]\n"
+            << "                          [--legacy] [--close-early] [--modern-only] [--fault NAME] [--list-faults]\n"
             << "  the port comes from --port or the PORT environment variable\n";
   return 2;
 }
@@ -513,6 +716,7 @@ int main(int argc, char** argv) {
       else if (a == "--response") opt.response = value();
       else if (a == "--no-get") opt.get = false;
       else if (a == "--one-get") opt.one_get = true;
+      else if (a == "--modern-only") opt.modern_only = true;
       else if (a == "--legacy") opt.legacy = true;
       else if (a == "--close-early") opt.close_early = true;
       else if (a == "--fault") opt.fault = value();
