@@ -127,6 +127,14 @@ json MockAuthorizationServer::metadata() const {
 
 std::string MockAuthorizationServer::mint(const json& claims) const { return sign_jwt(claims, *keys_.find(kid_)); }
 
+std::string MockAuthorizationServer::mint_issued(const json& claims) {
+  std::string token = mint(claims);
+  std::lock_guard<std::mutex> lock(mu_);
+  access_.insert(claims.value("jti", ""));
+  issued_.insert(token);
+  return token;
+}
+
 void MockAuthorizationServer::handle(const httplib::Request& req, httplib::Response& res) {
   json rec = {{"server", "as"}, {"method", req.method}, {"path", req.path}, {"query", params_of(req.params)},
               {"headers", recorded_headers(req)}};
@@ -315,11 +323,7 @@ std::string MockAuthorizationServer::issue_access(const std::string& client_id, 
   // RFC 9068 requires aud; a client that sent no resource gets a token for no resource server.
   claims["aud"] = resource.value_or("urn:mcpspec:no-resource-requested");
   if (!scope.empty()) claims["scope"] = scope;
-  std::string token = mint(claims);
-  std::lock_guard<std::mutex> lock(mu_);
-  access_.insert(jti);
-  issued_.insert(token);
-  return token;
+  return mint_issued(claims);
 }
 
 json MockAuthorizationServer::token_response(const std::string& client_id, const std::string& requested,

@@ -5,12 +5,14 @@
 #include "harness/cli/paths.hpp"
 #include "harness/cli/selection.hpp"
 #include "harness/cli/target_factory.hpp"
+#include "harness/cli/trusting_server.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/protocol/era.hpp"
 #include "harness/protocol/versions.hpp"
 #include "harness/results/baseline.hpp"
 #include "harness/results/summary.hpp"
 #include "harness/scenario/requirements.hpp"
+#include "harness/transport/http/url.hpp"
 #include "harness/run/suite.hpp"
 #include "reports/html_page.hpp"
 #include "reports/report_file.hpp"
@@ -58,7 +60,8 @@ struct RunArgs {
   std::string config;        // --config: an .mcp.json, claude_desktop_config.json or .vscode/mcp.json
   std::string config_name;   // --name: the one server of --config to test (default: all of them)
   // --auth (docs/authorization.md). With --url: the server is a protected resource; run the
-  // authorization checks instead of the scenarios (the tokens select token mode). With --client over
+  // authorization checks instead of the scenarios (the tokens select token mode). With --server over
+  // http: the same checks, the server started trusting the harness's AS (mock-AS mode). With --client over
   // http: mcpspec's endpoint is protected and a mock authorization server runs beside it.
   bool auth = false;
   std::string auth_token, auth_token_low_scope, auth_token_other_audience, auth_token_expired;
@@ -193,14 +196,37 @@ int finish_reports(std::vector<std::unique_ptr<reports::Reporter>>& reporters, c
 }
 
 // `--auth`: the authorization checks of the server at --url, once per proposed version that has
-// authorization (2025-03-26 onwards), reported like scenarios.
+// authorization (2025-03-26 onwards), reported like scenarios. With --server (and --transport http)
+// the server is started trusting the harness's authorization server: mock-AS mode.
 int run_auth(const RunArgs& a, const Target& target, bool several) {
-  if (a.target.url.empty() || !a.target.server.empty())
-    throw UsageError("--auth checks a running server: give its endpoint with --url http(s)://HOST:PORT/PATH "
-                     "(a server started by --server is not supported with --auth yet)");
+  std::unique_ptr<TrustingServer> started;
+  std::string endpoint = a.target.url;
+  if (!a.target.server.empty()) {
+    if (a.target.transport != transport::TransportKind::Http)
+      throw UsageError("--auth with --server needs --transport http (and --port-env, the variable that tells the "
+                       "server its port): the server is started trusting the harness's authorization server");
+    std::string path = "/mcp";
+    if (!a.target.url.empty()) {
+      try {
+        path = transport::http::parse_url(a.target.url).target;
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--url: ") + e.what());
+      }
+    }
+    try {
+      started = std::make_unique<TrustingServer>(a.target.server, a.target.port_env, path, a.target.startup_timeout_ms);
+    } catch (const std::runtime_error& e) {
+      std::cerr << "mcpspec: cannot check " << a.target.server << ": " << e.what() << "\n";
+      return 2;
+    }
+    endpoint = started->endpoint();
+  } else if (a.target.url.empty()) {
+    throw UsageError("--auth checks a server over HTTP: give its endpoint with --url http(s)://HOST:PORT/PATH, or "
+                     "start it with --server CMD --transport http --port-env NAME");
+  }
   // An endpoint that cannot be reached is one line and exit 2, as for scenarios (docs/reports.md).
-  if (std::string why = authcheck::unreachable(a.target.url, a.timeout_ms); !why.empty()) {
-    std::cerr << "mcpspec: cannot check " << a.target.url << ": " << why << "\n";
+  if (std::string why = authcheck::unreachable(endpoint, a.timeout_ms); !why.empty()) {
+    std::cerr << "mcpspec: cannot check " << endpoint << ": " << why << "\n";
     return 2;
   }
   auto reporters = make_reporters(a, target, several);
@@ -210,7 +236,7 @@ int run_auth(const RunArgs& a, const Target& target, bool several) {
   if (versions.empty()) throw UsageError("--auth: protocol " + a.protocol + " has no authorization specification");
   RunInfo info;
   info.mcpspec_version = MCPSPEC_VERSION;
-  info.target = a.target.url;
+  info.target = started ? a.target.server : endpoint;
   info.started_at = iso_now();
   info.protocols = versions;
   info.strict = a.strict;
@@ -219,8 +245,9 @@ int run_auth(const RunArgs& a, const Target& target, bool several) {
   std::vector<ScenarioResult> results;
   for (const auto& v : versions) {
     authcheck::AuthOptions o;
-    o.endpoint = a.target.url;
+    o.endpoint = endpoint;
     o.protocol = v;
+    o.mock_as = started ? &started->authorization_server() : nullptr;
     o.token = a.auth_token;
     o.low_scope_token = a.auth_token_low_scope;
     o.other_audience_token = a.auth_token_other_audience;
@@ -453,7 +480,9 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   auto* auth = cmd->add_flag("--auth", args->auth,
                               "OAuth (docs/authorization.md). With --url: the server is a protected resource; run the "
-                              "authorization checks instead of scenarios. With --client and --transport http: the "
+                              "authorization checks instead of scenarios. With --server and --transport http: the same, "
+                              "the server started trusting mcpspec's authorization server "
+                              "($MCP_CONFORMANCE_AUTH_SERVER_URL), tokens minted there. With --client and --transport http: the "
                               "endpoint is protected and a mock authorization server runs beside it (default suite: "
                               "scenarios/mcp/auth-client)");
   cmd->add_option("--auth-token", args->auth_token, "With --auth: a token the server accepts (token mode)")->needs(auth);
@@ -471,7 +500,7 @@ void add_run_command(CLI::App& app, int& exit_code) {
     // The tokens are for checking a server; a client under test gets its tokens from the mock AS.
     if (!args->client.empty() && (!args->auth_token.empty() || !args->auth_token_low_scope.empty() ||
                                   !args->auth_token_other_audience.empty() || !args->auth_token_expired.empty()))
-      throw UsageError("--auth-token* options check a server given by --url; with --client the mock authorization "
+      throw UsageError("--auth-token* options check a server given by --url or --server; with --client the mock authorization "
                        "server issues the tokens");
     if (!args->config_name.empty() && args->config.empty()) throw UsageError("--name picks a server of --config FILE: give the file");
     if (!args->config.empty()) {

@@ -86,7 +86,9 @@ int main(int argc, char** argv) {
     json prm = {{"resource", o.fault("prm-wrong-resource") ? "https://other.example/mcp" : urls.resource},
                 {"scopes_supported", {"mcp:read", "mcp:admin"}},
                 {"bearer_methods_supported", {"header"}}};
-    if (!o.fault("prm-no-authorization-servers")) prm["authorization_servers"] = {urls.origin};
+    // A trusted issuer replaces the built-in AS (mock-AS mode: the harness's AS issues the tokens).
+    if (!o.fault("prm-no-authorization-servers"))
+      prm["authorization_servers"] = {o.trusted_issuer.empty() ? urls.origin : o.trusted_issuer};
     res.set_content(prm.dump(), "application/json");
   });
   add_authorization_server(server, o, urls);
