@@ -38,7 +38,7 @@ const std::vector<std::string>& judged_requirements() {
   static const std::vector<std::string> ids = {
       "AUTH-04", "AUTH-05", "AUTH-06", "AUTH-07", "AUTH-08", "AUTH-09", "AUTH-10", "AUTH-11", "AUTH-12",
       "AUTH-14", "AUTH-15", "AUTH-16", "AUTH-17", "AUTH-19", "AUTH-20", "AUTH-21", "AUTH-25", "AUTH-85", "AUTH-86", "AUTH-87",
-      "AUTH-88", "AUTH-92", "AUTH-99", "AUTH-100"};
+      "AUTH-88", "AUTH-92", "AUTH-97", "AUTH-98", "AUTH-99", "AUTH-100"};
   return ids;
 }
 

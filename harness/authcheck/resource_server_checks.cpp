@@ -81,9 +81,10 @@ void check_unauthenticated(AuthRun& run) {
   if (r.status / 100 == 2) {
     // Servers may leave initialize open (AUTH-CHECKLIST §7.5): the next request must be guarded.
     run.initialize_open = true;
-    check.note("initialize was answered without a token; trying tools/list");
+    check.note(init["method"].get<std::string>() + " was answered without a token; trying tools/list");
     m.session = r.header("mcp-session-id");
-    m.post(check, json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, "");
+    if (init["method"] == "initialize")
+      m.post(check, json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, "");
     protected_body = request_body("tools/list", json::object(), 2);
     r = m.post(check, protected_body, "");
   }

@@ -13,6 +13,7 @@ TrustingServer::TrustingServer(const std::string& command, const std::string& po
   // that passes the auth/as checks the server's PRM leads to. The checks only mint its tokens.
   auth::AsConfig config;
   config.cimd_supported = true;
+  config.iss_parameter_supported = true;  // its redirects carry iss (RFC 9207, AUTH-98)
   as_ = std::make_unique<auth::MockAuthorizationServer>(config, log_);
   as_->start();
   transport::SpawnOptions spawn;

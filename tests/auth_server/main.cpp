@@ -37,6 +37,11 @@ json answer(const json& msg) {
                    {"capabilities", {{"tools", json::object()}}},
                    {"serverInfo", {{"name", "mcpspec-auth-testserver"}, {"version", "1.0.0"}}}});
   }
+  // 2026-07-28 (stateless): discovery stands where the handshake stood.
+  if (method == "server/discover")
+    return result({{"supportedVersions", {"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}},
+                   {"capabilities", {{"tools", json::object()}}},
+                   {"serverInfo", {{"name", "mcpspec-auth-testserver"}, {"version", "1.0.0"}}}});
   if (method == "tools/list") return result({{"tools", tool_list()}});
   if (method == "tools/call") {
     const json params = msg.value("params", json::object());
