@@ -262,6 +262,7 @@ void MockAuthorizationServer::on_authorize(const httplib::Request& req, httplib:
   std::string redirect = p("redirect_uri").value_or("");
   std::string why;
   const Client* client = client_for(client_id, rec, why);
+  rec["client_known"] = client != nullptr;  // AUTH-52: a client id obtained before authorizing
   if (!client) {
     rec["refused"] = why;
     oauth_error(res, 400, "invalid_client", why);

@@ -62,6 +62,7 @@ FAULTS = {
     "require-iss": "2026-07-28: refuses a redirect without iss although the AS does not advertise it (AUTH-77)",
     "normalize-iss": "2026-07-28: compares iss after dropping a trailing slash (AUTH-78)",
     "no-application-type": "registers dynamically without application_type (AUTH-58 in 2026-07-28)",
+    "unknown-client-id": "asks /authorize with a client_id it never obtained (AUTH-52 in 2026-07-28)",
 }
 REDIRECT = "http://localhost:3000/callback"
 FIRST_CHALLENGE_ONLY = False  # the first-challenge-only fault
@@ -278,7 +279,8 @@ class AuthClient:
         self.register()
         verifier = b64url(secrets.token_bytes(32))
         state = b64url(secrets.token_bytes(16))
-        params = {"response_type": "code", "client_id": self.client_id,
+        client_id = "mcpspec-made-up-client" if self.fault == "unknown-client-id" else self.client_id
+        params = {"response_type": "code", "client_id": client_id,
                   "redirect_uri": REDIRECT if self.fault != "unregistered-redirect" else "http://localhost:3999/other",
                   "state": state}
         if self.fault == "plain-pkce":
