@@ -81,7 +81,13 @@ MockAuthorizationServer::MockAuthorizationServer(AsConfig config, RequestLog& lo
 MockAuthorizationServer::~MockAuthorizationServer() { stop(); }
 
 void MockAuthorizationServer::start() {
-  server_ = std::make_unique<httplib::Server>();
+  if (config_.tls_cert.empty()) {
+    server_ = std::make_unique<httplib::Server>();
+  } else {
+    auto tls = std::make_unique<httplib::SSLServer>(config_.tls_cert.c_str(), config_.tls_key.c_str());
+    if (!tls->is_valid()) throw std::runtime_error("the mock authorization server cannot load " + config_.tls_cert);
+    server_ = std::move(tls);
+  }
   server_->new_task_queue = [] { return new httplib::ThreadPool(8); };
   server_->set_payload_max_length(1024 * 1024);
   server_->set_read_timeout(std::chrono::seconds(10));
@@ -100,7 +106,9 @@ void MockAuthorizationServer::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-std::string MockAuthorizationServer::origin() const { return fmt::format("http://127.0.0.1:{}", port_); }
+std::string MockAuthorizationServer::origin() const {
+  return fmt::format("{}://127.0.0.1:{}", config_.tls_cert.empty() ? "http" : "https", port_);
+}
 std::string MockAuthorizationServer::issuer() const { return origin() + config_.issuer_path; }
 std::string MockAuthorizationServer::path(const char* endpoint) const { return config_.issuer_path + endpoint; }
 

@@ -51,7 +51,7 @@ class MockAuthorizationServer {
   // Stops listening; bounded; idempotent.
   void stop();
 
-  std::string origin() const;  // http://127.0.0.1:PORT
+  std::string origin() const;  // http://127.0.0.1:PORT (https:// in TLS mode)
   std::string issuer() const;  // origin + issuer_path
   const KeySet& keys() const { return keys_; }
   // The metadata document as served (the "issuer" member may be a scenario's wrong one).

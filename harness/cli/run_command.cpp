@@ -64,6 +64,7 @@ struct RunArgs {
   // http: the same checks, the server started trusting the harness's AS (mock-AS mode). With --client over
   // http: mcpspec's endpoint is protected and a mock authorization server runs beside it.
   bool auth = false;
+  bool tls = false;  // --tls: with --client and --auth, https with a throwaway CA
   std::string auth_token, auth_token_low_scope, auth_token_other_audience, auth_token_expired;
 };
 
@@ -303,7 +304,8 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
 
   scenario::SuiteOptions so;
   if (!a.client.empty()) {
-    so.config.carrier = client_carrier(a.client, a.target.transport, a.auth, binary_dir() + "/mcpspec", a.target.max_message_bytes);
+    so.config.carrier = client_carrier(a.client, a.target.transport, a.auth, binary_dir() + "/mcpspec",
+                                       a.target.max_message_bytes, a.tls);
     so.config.role = scenario::Role::Client;
     so.config.cooperative_client = a.cooperative;
     so.config.auth_client = a.auth;
@@ -485,6 +487,11 @@ void add_run_command(CLI::App& app, int& exit_code) {
                               "($MCP_CONFORMANCE_AUTH_SERVER_URL), tokens minted there. With --client and --transport http: the "
                               "endpoint is protected and a mock authorization server runs beside it (default suite: "
                               "scenarios/mcp/auth-client)");
+  cmd->add_flag("--tls", args->tls,
+                "With --client, --transport http and --auth: the endpoint and the mock authorization server serve "
+                "https with a certificate of a throwaway CA; the client gets the CA file in SSL_CERT_FILE, "
+                "NODE_EXTRA_CA_CERTS and REQUESTS_CA_BUNDLE")
+      ->needs(auth);
   cmd->add_option("--auth-token", args->auth_token, "With --auth: a token the server accepts (token mode)")->needs(auth);
   cmd->add_option("--auth-token-low-scope", args->auth_token_low_scope,
                   "With --auth: a valid token lacking a scope some operation needs (expects 403 insufficient_scope)")
@@ -497,6 +504,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->needs(auth);
   cmd->callback([args, &exit_code] {
     if (args->auth && !args->config.empty()) throw UsageError("--auth cannot be combined with --config");
+    if (args->tls && args->client.empty())
+      throw UsageError("--tls serves https to a client under test: give --client CMD --transport http --auth");
     // The tokens are for checking a server; a client under test gets its tokens from the mock AS.
     if (!args->client.empty() && (!args->auth_token.empty() || !args->auth_token_low_scope.empty() ||
                                   !args->auth_token_other_audience.empty() || !args->auth_token_expired.empty()))

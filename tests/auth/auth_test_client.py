@@ -30,6 +30,7 @@ import http.server
 import json
 import os
 import secrets
+import ssl
 import sys
 import threading
 import time
@@ -123,7 +124,12 @@ def parse_challenge(value):
 
 def http_request(method, url, body=None, headers=None, timeout=15):
     u = urllib.parse.urlsplit(url)
-    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
+    if u.scheme == "https":
+        # The default context verifies the certificate against the trusted CAs, which SSL_CERT_FILE
+        # names (mcpspec's --tls sets it to its throwaway CA).
+        conn = http.client.HTTPSConnection(u.hostname, u.port, timeout=timeout, context=ssl.create_default_context())
+    else:
+        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
     target = u.path or "/"
     if u.query:
         target += "?" + u.query
