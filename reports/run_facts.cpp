@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 
 namespace mcpspec::reports {
@@ -66,7 +67,9 @@ std::string rerun_command(const RunInfo& info, const ScenarioResult& r) {
   else if (t.rfind("http://", 0) == 0 || t.rfind("https://", 0) == 0) flag = "--url";
   std::string cmd = fmt::format("mcpspec run {} {} --filter {}", flag, shell_quote(t), shell_quote(r.id));
   // The built-in authorization checks of a server (docs/authorization.md) run only with --auth.
-  if (r.role == "server" && (r.id.rfind("auth/rs/", 0) == 0 || r.id.rfind("auth/as/", 0) == 0)) cmd += " --auth";
+  // A server started for them (mock-AS mode) is started over Streamable HTTP.
+  if (r.role == "server" && (r.id.rfind("auth/rs/", 0) == 0 || r.id.rfind("auth/as/", 0) == 0))
+    cmd += std::string(std::strcmp(flag, "--server") == 0 ? " --transport http" : "") + " --auth";
   if (!r.protocol.empty()) cmd += " --protocol " + shell_word(r.protocol);
   if (info.strict) cmd += " --strict";
   return cmd + " --wire";

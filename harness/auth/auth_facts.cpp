@@ -47,6 +47,7 @@ json auth_facts(const json& log) {
       a["status"] = r.value("status", 0);
       if (r.contains("refused")) a["refused"] = r["refused"];
       if (r.contains("redirect_registered")) a["redirect_registered"] = r["redirect_registered"];
+      if (r.contains("client_known")) a["client_known"] = r["client_known"];
       if (r.contains("cimd")) a["cimd"] = r["cimd"];
       authorize.push_back(a);
     } else if (server == "as" && path.size() >= 6 && path.compare(path.size() - 6, 6, "/token") == 0) {

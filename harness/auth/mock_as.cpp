@@ -81,7 +81,13 @@ MockAuthorizationServer::MockAuthorizationServer(AsConfig config, RequestLog& lo
 MockAuthorizationServer::~MockAuthorizationServer() { stop(); }
 
 void MockAuthorizationServer::start() {
-  server_ = std::make_unique<httplib::Server>();
+  if (config_.tls_cert.empty()) {
+    server_ = std::make_unique<httplib::Server>();
+  } else {
+    auto tls = std::make_unique<httplib::SSLServer>(config_.tls_cert.c_str(), config_.tls_key.c_str());
+    if (!tls->is_valid()) throw std::runtime_error("the mock authorization server cannot load " + config_.tls_cert);
+    server_ = std::move(tls);
+  }
   server_->new_task_queue = [] { return new httplib::ThreadPool(8); };
   server_->set_payload_max_length(1024 * 1024);
   server_->set_read_timeout(std::chrono::seconds(10));
@@ -100,7 +106,9 @@ void MockAuthorizationServer::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
-std::string MockAuthorizationServer::origin() const { return fmt::format("http://127.0.0.1:{}", port_); }
+std::string MockAuthorizationServer::origin() const {
+  return fmt::format("{}://127.0.0.1:{}", config_.tls_cert.empty() ? "http" : "https", port_);
+}
 std::string MockAuthorizationServer::issuer() const { return origin() + config_.issuer_path; }
 std::string MockAuthorizationServer::path(const char* endpoint) const { return config_.issuer_path + endpoint; }
 
@@ -126,6 +134,14 @@ json MockAuthorizationServer::metadata() const {
 }
 
 std::string MockAuthorizationServer::mint(const json& claims) const { return sign_jwt(claims, *keys_.find(kid_)); }
+
+std::string MockAuthorizationServer::mint_issued(const json& claims) {
+  std::string token = mint(claims);
+  std::lock_guard<std::mutex> lock(mu_);
+  access_.insert(claims.value("jti", ""));
+  issued_.insert(token);
+  return token;
+}
 
 void MockAuthorizationServer::handle(const httplib::Request& req, httplib::Response& res) {
   json rec = {{"server", "as"}, {"method", req.method}, {"path", req.path}, {"query", params_of(req.params)},
@@ -254,6 +270,7 @@ void MockAuthorizationServer::on_authorize(const httplib::Request& req, httplib:
   std::string redirect = p("redirect_uri").value_or("");
   std::string why;
   const Client* client = client_for(client_id, rec, why);
+  rec["client_known"] = client != nullptr;  // AUTH-52: a client id obtained before authorizing
   if (!client) {
     rec["refused"] = why;
     oauth_error(res, 400, "invalid_client", why);
@@ -315,11 +332,7 @@ std::string MockAuthorizationServer::issue_access(const std::string& client_id, 
   // RFC 9068 requires aud; a client that sent no resource gets a token for no resource server.
   claims["aud"] = resource.value_or("urn:mcpspec:no-resource-requested");
   if (!scope.empty()) claims["scope"] = scope;
-  std::string token = mint(claims);
-  std::lock_guard<std::mutex> lock(mu_);
-  access_.insert(jti);
-  issued_.insert(token);
-  return token;
+  return mint_issued(claims);
 }
 
 json MockAuthorizationServer::token_response(const std::string& client_id, const std::string& requested,

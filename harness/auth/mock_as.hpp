@@ -51,13 +51,18 @@ class MockAuthorizationServer {
   // Stops listening; bounded; idempotent.
   void stop();
 
-  std::string origin() const;  // http://127.0.0.1:PORT
+  std::string origin() const;  // http://127.0.0.1:PORT (https:// in TLS mode)
   std::string issuer() const;  // origin + issuer_path
   const KeySet& keys() const { return keys_; }
   // The metadata document as served (the "issuer" member may be a scenario's wrong one).
   nlohmann::json metadata() const;
-  // Signs claims with the current key (tokens a scenario mints itself).
+  // Signs claims with the current key (tokens a scenario mints itself, unknown to this server's
+  // registry: introspection calls them inactive).
   std::string mint(const nlohmann::json& claims) const;
+  // Signs claims and records the token as issued here, so introspection and check_access_token know
+  // it like one /token issued (the tokens mock-AS mode hands a server under test). `claims` needs a
+  // "jti".
+  std::string mint_issued(const nlohmann::json& claims);
   // Verifies an access token for `audience`: signed by this server, iss exact, aud naming the
   // audience, not expired, and issued here.
   TokenCheck check_access_token(const std::string& token, const std::string& audience) const;

@@ -46,6 +46,9 @@ struct AsConfig {
   // Scopes a token may carry; requested scopes outside it are left out of the grant (the consent a
   // user would withhold). null: whatever is requested.
   nlohmann::json grantable_scopes;
+  // TLS mode (not a scenario member: `run --tls` sets it): the PEM files the server serves https
+  // with. Empty: plain http.
+  std::string tls_cert, tls_key;
 };
 
 // Throws std::invalid_argument naming the member ("transport_options.auth.as.state: ...").

@@ -13,6 +13,7 @@ std::vector<ScenarioResult> run_auth_checks(const AuthOptions& o,
   if (!run.results.empty() && run.results.back().verdict == Verdict::Error) return run.results;  // unreachable
   check_challenge(run);
   check_prm(run);
+  mint_tokens(run);  // mock-AS mode: now that PRM names the resource and its scopes
   check_invalid_tokens(run);
   check_malformed_authorization(run);
   check_token_mode(run);
@@ -32,12 +33,12 @@ std::string unreachable(const std::string& endpoint, int timeout_ms) {
 }
 
 const std::vector<std::string>& judged_requirements() {
-  // Rows with a check that can FAIL or WARN in probe or token mode; the mock-AS-only rows
-  // (AUTH-21, AUTH-22, AUTH-24) are not listed: they are only ever skipped today.
+  // Rows with a check that can FAIL or WARN (in probe, token or mock-AS mode). AUTH-22 and AUTH-24
+  // (2026-07-28) are not judged.
   static const std::vector<std::string> ids = {
       "AUTH-04", "AUTH-05", "AUTH-06", "AUTH-07", "AUTH-08", "AUTH-09", "AUTH-10", "AUTH-11", "AUTH-12",
-      "AUTH-14", "AUTH-15", "AUTH-16", "AUTH-17", "AUTH-19", "AUTH-20", "AUTH-25", "AUTH-85", "AUTH-86", "AUTH-87",
-      "AUTH-88", "AUTH-92", "AUTH-99", "AUTH-100"};
+      "AUTH-14", "AUTH-15", "AUTH-16", "AUTH-17", "AUTH-19", "AUTH-20", "AUTH-21", "AUTH-25", "AUTH-85", "AUTH-86", "AUTH-87",
+      "AUTH-88", "AUTH-92", "AUTH-97", "AUTH-98", "AUTH-99", "AUTH-100"};
   return ids;
 }
 

@@ -5,14 +5,19 @@
 // rows it judges; docs/authorization.md lists them and the modes they need:
 //   probe: no token (works against any server);
 //   token: tokens the user supplies (--auth-token, --auth-token-low-scope, ...);
-//   mock-AS: tokens minted by the harness's own authorization server (not in this build: those
-//            rows are SKIP with the reason, never PASS).
+//   mock-AS: tokens minted by the harness's own authorization server, which the server under test
+//            trusts (`run --server CMD --transport http --auth` starts both; without it those rows
+//            are SKIP with the reason, never PASS).
 #include "harness/results/result.hpp"
 #include "harness/scenario/requirements.hpp"
 
 #include <functional>
 #include <string>
 #include <vector>
+
+namespace mcpspec::auth {
+class MockAuthorizationServer;
+}
 
 namespace mcpspec::authcheck {
 
@@ -26,6 +31,10 @@ struct AuthOptions {
   bool call_tools = true;   // may tools/call read-only tools (readOnlyHint) to provoke a 403
   int timeout_ms = 5000;
   const scenario::RequirementCatalog* catalog = nullptr;
+  // Mock-AS mode: the authorization server the server under test was started to trust. Once PRM
+  // is known the checks mint their tokens there (any token given above is used instead of the
+  // minted one of its kind) and judge the rows only minted tokens reach.
+  auth::MockAuthorizationServer* mock_as = nullptr;
 };
 
 // Runs every check that applies to `o.protocol`, calling `on_result` as each finishes.

@@ -21,7 +21,7 @@ struct AuthRun {
           std::function<void(const ScenarioResult&)> report)
       : o(options), catalog(cat), on_result(std::move(report)) {}
 
-  const AuthOptions& o;
+  AuthOptions o;  // a copy: mock-AS mode fills in the tokens it mints
   const scenario::RequirementCatalog& catalog;
   std::function<void(const ScenarioResult&)> on_result;
   std::vector<ScenarioResult> results;
@@ -38,6 +38,16 @@ struct AuthRun {
   // The token-mode control passed: the server accepts --auth-token.
   bool token_accepted = false;
   nlohmann::json tools = nlohmann::json::array();  // tools/list with the valid token
+  // Mock-AS mode: the tokens only the harness's AS can make, by what is wrong with them
+  // ("no audience", "foreign issuer", ...), each one the server must refuse.
+  struct MintedNegative {
+    std::string what, requirement, token;
+  };
+  std::vector<MintedNegative> minted_negatives;
+  std::string resource;  // the audience minted tokens carry: PRM's resource, else the endpoint
+  std::vector<std::string> low_scopes;  // the scopes of the minted low-scope token
+  // Operations the low-scope token got 403 for, with the WWW-Authenticate header of the refusal.
+  std::vector<std::pair<nlohmann::json, std::string>> scope_refusals;
 
   bool applies(const std::string& requirement) const { return catalog.find(o.protocol, requirement).has_value(); }
   // A check over the rows of `requirements` that exist in this version.
@@ -55,11 +65,20 @@ struct AuthRun {
                                const std::string& query = "") const;
 };
 
+// The requests a token is tried with: tools/list, and tools/call of each read-only tool (not with
+// --call-tools none); label() names one in a finding ("tools/call echo").
+std::vector<nlohmann::json> operations(const AuthRun& run);
+std::string label(const nlohmann::json& body);
+// A 2xx answer carrying a JSON-RPC result: the request was served.
+bool ok_with_result(const ProbeResponse& r);
+std::string status_text(const ProbeResponse& r);  // "401", or "no answer (why)"
+
 void check_unauthenticated(AuthRun& run);
 void check_challenge(AuthRun& run);
 void check_prm(AuthRun& run);
 void check_invalid_tokens(AuthRun& run);
 void check_malformed_authorization(AuthRun& run);
+void mint_tokens(AuthRun& run);  // mock-AS mode: fills o.token... and minted_negatives
 void check_token_mode(AuthRun& run);
 void check_mock_as_rows(AuthRun& run);
 void check_authorization_servers(AuthRun& run);

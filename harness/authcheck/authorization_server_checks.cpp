@@ -1,9 +1,11 @@
 // The authorization servers a PRM document names (AUTH-CHECKLIST §3), only where MCP imposes
 // something on them: metadata at the right well-known URL with the fields clients need, PKCE S256
 // advertised, https endpoints, client ID metadata document support, dynamic registration as
-// advertised and exact redirect-URI matching for the client it registered. And, for 2025-03-26,
+// advertised and exact redirect-URI matching for the client it registered, iss in the authorization
+// response (2026-07-28). And, for 2025-03-26,
 // where the MCP server itself is the authorization server: metadata at its origin's root, or the
 // default endpoints.
+#include "harness/auth/form_urlencoded.hpp"
 #include "harness/authcheck/auth_run.hpp"
 #include "harness/authcheck/resource_uri.hpp"
 
@@ -47,9 +49,23 @@ void judge_metadata_fields(CheckResult& check, const std::string& row, const jso
     check.violation(row, "response_types_supported does not list code");
 }
 
+// The loopback redirect URI the checks register (a native client's).
+constexpr const char* kLoopbackRedirect = "http://127.0.0.1:9/mcpspec/callback";
+
+// An authorization request of a registered public client with PKCE S256 for `redirect_uri`.
+std::string authorize_url(const AuthRun& run, const std::string& endpoint, const std::string& client_id,
+                          const std::string& redirect_uri) {
+  return fmt::format(
+      "{}{}response_type=code&client_id={}&redirect_uri={}&state=mcpspec&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
+      "&code_challenge_method=S256&resource={}",
+      endpoint, endpoint.find('?') == std::string::npos ? "?" : "&", percent_encode(client_id),
+      percent_encode(redirect_uri), percent_encode(run.o.endpoint));
+}
+
 // Dynamic registration of a native public client, and (AUTH-88) whether /authorize redirects to a
-// redirect URI that only resembles the registered one.
-void register_and_probe_redirects(AuthRun& run, const json& doc, const std::string& issuer) {
+// redirect URI that only resembles the registered one. Returns the client id it registered (empty
+// when none), with kLoopbackRedirect among its redirect URIs.
+std::string register_and_probe_redirects(AuthRun& run, const json& doc, const std::string& issuer) {
   auto reg = run.start("auth/as/registration", "Dynamic client registration as advertised, exact redirect URIs",
                        {"AUTH-99", "AUTH-88"});
   reg.note("issuer " + issuer);
@@ -59,11 +75,11 @@ void register_and_probe_redirects(AuthRun& run, const json& doc, const std::stri
     else
       reg.skip("no registration_endpoint advertised (dynamic registration is optional in this version)");
     run.finish(reg);
-    return;
+    return "";
   }
   // A loopback URI (native clients) and an https one: near misses are judged on both, except another
   // port of the loopback one, which OAuth 2.1 (RFC 8252 §7.3) lets the client choose at request time.
-  const std::string loopback = "http://127.0.0.1:9/mcpspec/callback", web = "https://client.mcpspec.invalid/callback";
+  const std::string loopback = kLoopbackRedirect, web = "https://client.mcpspec.invalid/callback";
   ProbeRequest req{"POST", doc["registration_endpoint"], {{"Accept", "application/json"}},
                    json{{"client_name", "mcpspec"},
                         {"redirect_uris", {loopback, web}},
@@ -83,23 +99,19 @@ void register_and_probe_redirects(AuthRun& run, const json& doc, const std::stri
                 "the advertised registration endpoint did not answer 201 with a client_id (got " +
                     (r.reached ? std::to_string(r.status) : r.error) + ")");
     run.finish(reg);
-    return;
-  }
-  if (!doc.contains("authorization_endpoint") || !doc["authorization_endpoint"].is_string() || !run.applies("AUTH-88")) {
-    run.finish(reg);
-    return;
+    return "";
   }
   const std::string client_id = r.json["client_id"];
+  if (!doc.contains("authorization_endpoint") || !doc["authorization_endpoint"].is_string() || !run.applies("AUTH-88")) {
+    run.finish(reg);
+    return client_id;
+  }
   const std::string endpoint = doc["authorization_endpoint"];
   const std::vector<std::pair<std::string, std::string>> near_misses = {
       {web + "/x", web}, {"https://client.mcpspec.invalid:8443/callback", web}, {web + "?x=1", web},
       {loopback + "/x", loopback}, {loopback + "?x=1", loopback}};
   for (const auto& [near, registered_uri] : near_misses) {
-    const std::string url = fmt::format(
-        "{}{}response_type=code&client_id={}&redirect_uri={}&state=mcpspec&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"
-        "&code_challenge_method=S256&resource={}",
-        endpoint, endpoint.find('?') == std::string::npos ? "?" : "&", percent_encode(client_id), percent_encode(near),
-        percent_encode(run.o.endpoint));
+    const std::string url = authorize_url(run, endpoint, client_id, near);
     ProbeRequest a{"GET", url, {}, "", ""};
     ProbeResponse ar = send_probe(a, run.o.timeout_ms);
     reg.exchange(a, ar);
@@ -108,6 +120,50 @@ void register_and_probe_redirects(AuthRun& run, const json& doc, const std::stri
                                    ", which only resembles the registered redirect URI " + registered_uri);
   }
   run.finish(reg);
+  return client_id;
+}
+
+// 2026-07-28 (RFC 9207): the authorization response carries iss, equal to the metadata's issuer
+// (AUTH-97), and an AS that sends it says so in its metadata (AUTH-98). Judged on the redirect to
+// the registered loopback URI: the code is never exchanged.
+void check_iss_parameter(AuthRun& run, const json& doc, const std::string& issuer, const std::string& client_id) {
+  if (!run.applies("AUTH-97") && !run.applies("AUTH-98")) return;
+  auto check = run.start("auth/as/iss-parameter", "The authorization response carries the issuer (RFC 9207)",
+                         {"AUTH-97", "AUTH-98"});
+  check.note("issuer " + issuer);
+  if (client_id.empty() || !doc.contains("authorization_endpoint") || !doc["authorization_endpoint"].is_string()) {
+    check.skip("no client could be registered (auth/as/registration), so no authorization response to read");
+    run.finish(check);
+    return;
+  }
+  ProbeRequest a{"GET", authorize_url(run, doc["authorization_endpoint"], client_id, kLoopbackRedirect), {}, "", ""};
+  ProbeResponse r = send_probe(a, run.o.timeout_ms);
+  check.exchange(a, r);
+  const std::string location = r.header("location");
+  if (!r.reached || r.status / 100 != 3 || location.rfind(kLoopbackRedirect, 0) != 0) {
+    // Most real authorization servers show a login page first: nothing to judge without a user.
+    check.skip("the authorization endpoint did not redirect to the registered URI at once (" + status_text(r) +
+               "); an AS that needs a user's consent cannot be judged here");
+    run.finish(check);
+    return;
+  }
+  const auto q = location.find('?');
+  const auth::Form back = auth::parse_form(q == std::string::npos ? "" : location.substr(q + 1));
+  const std::optional<std::string> iss = back.get("iss");
+  const bool advertised = doc.value("authorization_response_iss_parameter_supported", json()) == true;
+  if (!iss) {
+    check.violation("AUTH-97", "the authorization response has no iss", location);
+  } else {
+    // The checklist's verdict for an iss that differs is FAIL, whatever the row's level.
+    if (*iss != doc.value("issuer", std::string()))
+      check.finding(Level::Must, {"AUTH-97"}, fmt::format("the authorization response's iss {} is not the metadata's "
+                                                           "issuer {} (compared byte for byte)", *iss,
+                                                           doc.value("issuer", std::string())), location);
+    if (!advertised)
+      check.violation("AUTH-98", "the authorization response carries iss, but the metadata does not say "
+                                 "authorization_response_iss_parameter_supported: true", doc.dump(2));
+  }
+  run.finish(check);
 }
 
 }  // namespace
@@ -162,7 +218,8 @@ void check_authorization_servers(AuthRun& run) {
         cimd.violation("AUTH-92", "client_id_metadata_document_supported is not true", doc.dump(2));
       run.finish(cimd);
     }
-    register_and_probe_redirects(run, doc, issuer);
+    const std::string client_id = register_and_probe_redirects(run, doc, issuer);
+    check_iss_parameter(run, doc, issuer, client_id);
   }
 }
 

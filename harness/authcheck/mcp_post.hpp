@@ -1,7 +1,9 @@
 #pragma once
 // The MCP requests the authorization checks send: JSON-RPC bodies POSTed to the endpoint with or
 // without a bearer token, and the small session (initialize, initialized, then requests carrying
-// Mcp-Session-Id and MCP-Protocol-Version) that token mode needs.
+// Mcp-Session-Id and MCP-Protocol-Version) that token mode needs. At a stateless version
+// (2026-07-28) the first request is server/discover, and every request carries params._meta,
+// Mcp-Method and (tools/call) Mcp-Name.
 #include "harness/authcheck/check_result.hpp"
 #include "harness/authcheck/http_probe.hpp"
 
@@ -12,6 +14,7 @@
 
 namespace mcpspec::authcheck {
 
+// initialize, or server/discover at a stateless version.
 nlohmann::json initialize_body(const std::string& version, int id);
 nlohmann::json request_body(const std::string& method, const nlohmann::json& params, int id);
 

@@ -35,12 +35,6 @@ std::string fake_jwt(const std::string& alg, const std::string& audience, bool s
   return auth::base64url_encode(header.dump()) + "." + auth::base64url_encode(claims.dump()) + "." + (signed_part ? random_text(342) : "");
 }
 
-bool success_with_result(const ProbeResponse& r) { return r.reached && r.status / 100 == 2 && r.has_result(); }
-
-std::string status_text(const ProbeResponse& r) {
-  return r.reached ? std::to_string(r.status) : "no answer (" + r.error + ")";
-}
-
 }  // namespace
 
 CheckResult AuthRun::start(const std::string& id, const std::string& title,
@@ -87,16 +81,17 @@ void check_unauthenticated(AuthRun& run) {
   if (r.status / 100 == 2) {
     // Servers may leave initialize open (AUTH-CHECKLIST §7.5): the next request must be guarded.
     run.initialize_open = true;
-    check.note("initialize was answered without a token; trying tools/list");
+    check.note(init["method"].get<std::string>() + " was answered without a token; trying tools/list");
     m.session = r.header("mcp-session-id");
-    m.post(check, json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, "");
+    if (init["method"] == "initialize")
+      m.post(check, json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}, "");
     protected_body = request_body("tools/list", json::object(), 2);
     r = m.post(check, protected_body, "");
   }
   if (r.reached && r.status == 401) {
     run.unauthorized = r;
     run.protected_body = protected_body;
-  } else if (success_with_result(r)) {
+  } else if (ok_with_result(r)) {
     check.violation("AUTH-04", fmt::format("{} was answered with a result although no token was sent; with --auth "
                                            "the server is declared protected (a public server is not an auth target)",
                                            protected_body["method"].get<std::string>()),
@@ -257,7 +252,7 @@ void check_invalid_tokens(AuthRun& run) {
   if (!run.o.expired_token.empty()) tokens.emplace_back("the expired token (--auth-token-expired)", run.o.expired_token);
   for (const auto& [what, token] : tokens) {
     ProbeResponse r = run.send_protected(check, "Bearer " + token);
-    if (success_with_result(r)) {
+    if (ok_with_result(r)) {
       const std::string message = fmt::format("{} was accepted: {} answered {} with a result", what,
                                               run.protected_body["method"].get<std::string>(), r.status);
       // An accepted expired token also breaks 2025-03-26's expiry rule.
@@ -296,7 +291,7 @@ void check_malformed_authorization(AuthRun& run) {
                              {"two Authorization fields", "Bearer " + random_text(20), {{"Authorization", "Bearer " + random_text(20)}}}};
   for (const auto& c : cases) {
     ProbeResponse r = run.send_protected(check, c.value, c.extra);
-    if (success_with_result(r))
+    if (ok_with_result(r))
       check.violation("AUTH-06", c.what + " was accepted with a result");
     else if (!r.reached || (r.status != 400 && r.status != 401))
       check.finding(Level::Should, {"AUTH-06"}, fmt::format("{} got {}, not 400 or 401", c.what, status_text(r)));

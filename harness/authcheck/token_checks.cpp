@@ -1,7 +1,8 @@
 // The server under test as an OAuth resource server, with tokens the user supplies (token mode):
 // the valid token works on every request, the query string is no way in, a low-scope token gets
-// 403 insufficient_scope, a token for another audience is refused. Rows that need tokens only the
-// harness's own authorization server could mint (mock-AS mode) are reported as SKIP.
+// 403 insufficient_scope, a token for another audience is refused. The rows only tokens minted by
+// the harness's own authorization server reach are in minted_tokens.cpp.
+#include "harness/auth/mock_as.hpp"
 #include "harness/authcheck/auth_run.hpp"
 
 #include <fmt/format.h>
@@ -10,15 +11,12 @@ namespace mcpspec::authcheck {
 
 using nlohmann::json;
 
-namespace {
-
 bool ok_with_result(const ProbeResponse& r) { return r.reached && r.status / 100 == 2 && r.has_result(); }
 
 std::string status_text(const ProbeResponse& r) {
   return r.reached ? std::to_string(r.status) : "no answer (" + r.error + ")";
 }
 
-// The requests a token is tried with: initialize, tools/list, and tools/call of each read-only tool.
 std::vector<json> operations(const AuthRun& run) {
   std::vector<json> out = {request_body("tools/list", json::object(), 2)};
   int id = 3;
@@ -36,8 +34,6 @@ std::string label(const json& body) {
   return m;
 }
 
-}  // namespace
-
 void check_token_mode(AuthRun& run) {
   const std::string why_skip = "token mode: give --auth-token (a token the server accepts)";
   auto valid = run.start("auth/rs/valid-token", "The valid token is accepted on every request", {"AUTH-15"});
@@ -51,8 +47,13 @@ void check_token_mode(AuthRun& run) {
                              : init;
     if (!ok_with_result(list)) {
       // The control: without it no negative check can be judged (AUTH-CHECKLIST: positive control).
-      valid.error(fmt::format("the --auth-token was not accepted ({} answered {}): check the token; the token rows "
-                              "are not judged", init.status / 100 == 2 ? "tools/list" : "initialize", status_text(list)));
+      const std::string which = init.status / 100 == 2 ? "tools/list" : "initialize";
+      valid.error(run.o.mock_as
+                      ? fmt::format("the token minted by the harness's authorization server ({}) was not accepted ({} "
+                                    "answered {}): does the server trust MCP_CONFORMANCE_AUTH_SERVER_URL? The token "
+                                    "rows are not judged", run.o.mock_as->issuer(), which, status_text(list))
+                      : fmt::format("the --auth-token was not accepted ({} answered {}): check the token; the token "
+                                    "rows are not judged", which, status_text(list)));
     } else {
       run.token_accepted = true;
       for (const auto& msg : list.messages)
@@ -90,6 +91,8 @@ void check_token_mode(AuthRun& run) {
       for (const auto& body : operations(run)) {
         ProbeResponse r = m.post(scope, body, auth);
         if (!(r.reached && r.status / 100 == 2)) refused.emplace_back(label(body), r);
+        // What the scope rules of mock-AS mode retry (auth/rs/minted-tokens, AUTH-21).
+        if (r.reached && r.status == 403) run.scope_refusals.push_back({body, r.header("www-authenticate")});
       }
     const bool modern = run.applies("AUTH-20");  // 2025-11-25 onwards: the 403 challenge is specified
     const std::string row = modern ? "AUTH-20" : "AUTH-06";
@@ -136,15 +139,6 @@ void check_token_mode(AuthRun& run) {
       audience.finding(Level::Should, {"AUTH-15"}, "the token for another audience got " + status_text(r) + ", not 401");
   }
   run.finish(audience);
-}
-
-void check_mock_as_rows(AuthRun& run) {
-  auto check = run.start("auth/rs/minted-tokens",
-                         "Tokens minted by the harness's AS: wrong or missing audience, foreign issuer, scope rules",
-                         {"AUTH-15", "AUTH-17", "AUTH-21", "AUTH-22", "AUTH-24"});
-  check.skip("mock-AS mode: needs the harness's authorization server minting tokens the server under test trusts "
-             "(started with MCP_CONFORMANCE_AUTH_SERVER_URL); not wired to servers under test yet");
-  run.finish(check);
 }
 
 }  // namespace mcpspec::authcheck

@@ -5,12 +5,14 @@
 #include "harness/cli/paths.hpp"
 #include "harness/cli/selection.hpp"
 #include "harness/cli/target_factory.hpp"
+#include "harness/cli/trusting_server.hpp"
 #include "harness/protocol/schema_registry.hpp"
 #include "harness/protocol/era.hpp"
 #include "harness/protocol/versions.hpp"
 #include "harness/results/baseline.hpp"
 #include "harness/results/summary.hpp"
 #include "harness/scenario/requirements.hpp"
+#include "harness/transport/http/url.hpp"
 #include "harness/run/suite.hpp"
 #include "reports/html_page.hpp"
 #include "reports/report_file.hpp"
@@ -58,9 +60,11 @@ struct RunArgs {
   std::string config;        // --config: an .mcp.json, claude_desktop_config.json or .vscode/mcp.json
   std::string config_name;   // --name: the one server of --config to test (default: all of them)
   // --auth (docs/authorization.md). With --url: the server is a protected resource; run the
-  // authorization checks instead of the scenarios (the tokens select token mode). With --client over
+  // authorization checks instead of the scenarios (the tokens select token mode). With --server over
+  // http: the same checks, the server started trusting the harness's AS (mock-AS mode). With --client over
   // http: mcpspec's endpoint is protected and a mock authorization server runs beside it.
   bool auth = false;
+  bool tls = false;  // --tls: with --client and --auth, https with a throwaway CA
   std::string auth_token, auth_token_low_scope, auth_token_other_audience, auth_token_expired;
 };
 
@@ -193,14 +197,37 @@ int finish_reports(std::vector<std::unique_ptr<reports::Reporter>>& reporters, c
 }
 
 // `--auth`: the authorization checks of the server at --url, once per proposed version that has
-// authorization (2025-03-26 onwards), reported like scenarios.
+// authorization (2025-03-26 onwards), reported like scenarios. With --server (and --transport http)
+// the server is started trusting the harness's authorization server: mock-AS mode.
 int run_auth(const RunArgs& a, const Target& target, bool several) {
-  if (a.target.url.empty() || !a.target.server.empty())
-    throw UsageError("--auth checks a running server: give its endpoint with --url http(s)://HOST:PORT/PATH "
-                     "(a server started by --server is not supported with --auth yet)");
+  std::unique_ptr<TrustingServer> started;
+  std::string endpoint = a.target.url;
+  if (!a.target.server.empty()) {
+    if (a.target.transport != transport::TransportKind::Http)
+      throw UsageError("--auth with --server needs --transport http (and --port-env, the variable that tells the "
+                       "server its port): the server is started trusting the harness's authorization server");
+    std::string path = "/mcp";
+    if (!a.target.url.empty()) {
+      try {
+        path = transport::http::parse_url(a.target.url).target;
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--url: ") + e.what());
+      }
+    }
+    try {
+      started = std::make_unique<TrustingServer>(a.target.server, a.target.port_env, path, a.target.startup_timeout_ms);
+    } catch (const std::runtime_error& e) {
+      std::cerr << "mcpspec: cannot check " << a.target.server << ": " << e.what() << "\n";
+      return 2;
+    }
+    endpoint = started->endpoint();
+  } else if (a.target.url.empty()) {
+    throw UsageError("--auth checks a server over HTTP: give its endpoint with --url http(s)://HOST:PORT/PATH, or "
+                     "start it with --server CMD --transport http --port-env NAME");
+  }
   // An endpoint that cannot be reached is one line and exit 2, as for scenarios (docs/reports.md).
-  if (std::string why = authcheck::unreachable(a.target.url, a.timeout_ms); !why.empty()) {
-    std::cerr << "mcpspec: cannot check " << a.target.url << ": " << why << "\n";
+  if (std::string why = authcheck::unreachable(endpoint, a.timeout_ms); !why.empty()) {
+    std::cerr << "mcpspec: cannot check " << endpoint << ": " << why << "\n";
     return 2;
   }
   auto reporters = make_reporters(a, target, several);
@@ -210,7 +237,7 @@ int run_auth(const RunArgs& a, const Target& target, bool several) {
   if (versions.empty()) throw UsageError("--auth: protocol " + a.protocol + " has no authorization specification");
   RunInfo info;
   info.mcpspec_version = MCPSPEC_VERSION;
-  info.target = a.target.url;
+  info.target = started ? a.target.server : endpoint;
   info.started_at = iso_now();
   info.protocols = versions;
   info.strict = a.strict;
@@ -219,8 +246,9 @@ int run_auth(const RunArgs& a, const Target& target, bool several) {
   std::vector<ScenarioResult> results;
   for (const auto& v : versions) {
     authcheck::AuthOptions o;
-    o.endpoint = a.target.url;
+    o.endpoint = endpoint;
     o.protocol = v;
+    o.mock_as = started ? &started->authorization_server() : nullptr;
     o.token = a.auth_token;
     o.low_scope_token = a.auth_token_low_scope;
     o.other_audience_token = a.auth_token_other_audience;
@@ -276,7 +304,8 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
 
   scenario::SuiteOptions so;
   if (!a.client.empty()) {
-    so.config.carrier = client_carrier(a.client, a.target.transport, a.auth, binary_dir() + "/mcpspec", a.target.max_message_bytes);
+    so.config.carrier = client_carrier(a.client, a.target.transport, a.auth, binary_dir() + "/mcpspec",
+                                       a.target.max_message_bytes, a.tls);
     so.config.role = scenario::Role::Client;
     so.config.cooperative_client = a.cooperative;
     so.config.auth_client = a.auth;
@@ -453,9 +482,16 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->capture_default_str();
   auto* auth = cmd->add_flag("--auth", args->auth,
                               "OAuth (docs/authorization.md). With --url: the server is a protected resource; run the "
-                              "authorization checks instead of scenarios. With --client and --transport http: the "
+                              "authorization checks instead of scenarios. With --server and --transport http: the same, "
+                              "the server started trusting mcpspec's authorization server "
+                              "($MCP_CONFORMANCE_AUTH_SERVER_URL), tokens minted there. With --client and --transport http: the "
                               "endpoint is protected and a mock authorization server runs beside it (default suite: "
                               "scenarios/mcp/auth-client)");
+  cmd->add_flag("--tls", args->tls,
+                "With --client, --transport http and --auth: the endpoint and the mock authorization server serve "
+                "https with a certificate of a throwaway CA; the client gets the CA file in SSL_CERT_FILE, "
+                "NODE_EXTRA_CA_CERTS and REQUESTS_CA_BUNDLE")
+      ->needs(auth);
   cmd->add_option("--auth-token", args->auth_token, "With --auth: a token the server accepts (token mode)")->needs(auth);
   cmd->add_option("--auth-token-low-scope", args->auth_token_low_scope,
                   "With --auth: a valid token lacking a scope some operation needs (expects 403 insufficient_scope)")
@@ -468,10 +504,12 @@ void add_run_command(CLI::App& app, int& exit_code) {
       ->needs(auth);
   cmd->callback([args, &exit_code] {
     if (args->auth && !args->config.empty()) throw UsageError("--auth cannot be combined with --config");
+    if (args->tls && args->client.empty())
+      throw UsageError("--tls serves https to a client under test: give --client CMD --transport http --auth");
     // The tokens are for checking a server; a client under test gets its tokens from the mock AS.
     if (!args->client.empty() && (!args->auth_token.empty() || !args->auth_token_low_scope.empty() ||
                                   !args->auth_token_other_audience.empty() || !args->auth_token_expired.empty()))
-      throw UsageError("--auth-token* options check a server given by --url; with --client the mock authorization "
+      throw UsageError("--auth-token* options check a server given by --url or --server; with --client the mock authorization "
                        "server issues the tokens");
     if (!args->config_name.empty() && args->config.empty()) throw UsageError("--name picks a server of --config FILE: give the file");
     if (!args->config.empty()) {

@@ -98,7 +98,7 @@ scenario::TargetSpec server_target(const TargetOptions& o) {
 }
 
 scenario::CarrierSpec client_carrier(const std::string& command, std::optional<transport::TransportKind> transport, bool auth,
-                                     const std::string& bridge_program, std::size_t max_message_bytes) {
+                                     const std::string& bridge_program, std::size_t max_message_bytes, bool tls) {
   scenario::CarrierSpec c;
   c.description = command;
   c.transport = transport.value_or(transport::TransportKind::Stdio);
@@ -125,8 +125,8 @@ scenario::CarrierSpec client_carrier(const std::string& command, std::optional<t
   }
   const transport::TransportKind kind = c.transport;
   if (auth && kind != transport::TransportKind::Http) throw UsageError("--auth with --client needs --transport http");
-  c.make = [command, kind, auth, max_message_bytes](const std::string& workdir,
-                                              const std::map<std::string, std::string>& env) {
+  c.make = [command, kind, auth, max_message_bytes, tls](const std::string& workdir,
+                                                   const std::map<std::string, std::string>& env) {
     th::HttpClientOptions o;
     o.command = command;
     o.transport = kind;
@@ -134,6 +134,7 @@ scenario::CarrierSpec client_carrier(const std::string& command, std::optional<t
     o.spawn.env = env;
     o.server.max_message_bytes = max_message_bytes;
     o.auth = auth;
+    o.tls = tls;
     return std::unique_ptr<transport::ClientCarrier>(new th::HttpClientCarrier(o));
   };
   return c;

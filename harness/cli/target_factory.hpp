@@ -31,8 +31,9 @@ scenario::TargetSpec server_target(const TargetOptions& o);
 
 // A client under test: `command` has {server} (stdio) or {url} (http, sse, ws); `bridge_program`
 // is the mcpspec binary the stdio client starts as its server.
+// `tls` (with auth): https with a throwaway CA (docs/authorization.md, "TLS mode").
 scenario::CarrierSpec client_carrier(const std::string& command, std::optional<transport::TransportKind> transport, bool auth,
-                                     const std::string& bridge_program, std::size_t max_message_bytes);
+                                     const std::string& bridge_program, std::size_t max_message_bytes, bool tls = false);
 
 // The start-up probe of run and fuzz (scenario/preflight.hpp): false, after printing its one line
 // "mcpspec: ..." on stderr, when the target cannot be started or reached (the caller exits 2).

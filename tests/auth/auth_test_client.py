@@ -18,7 +18,9 @@ carries PKCE S256, state and resource (the canonical URI); the redirect is read 
 without following it (no browser), its state and iss checked (RFC 9207 §2.4); /token carries the
 verifier and resource; every MCP request carries the token in the Authorization header; a 403
 insufficient_scope is met by re-authorizing with the union of scopes (at most 3 times); a 401
-invalid_token by the refresh grant (with resource).
+invalid_token by the refresh grant (with resource). At 2026-07-28 and later the MCP side is
+stateless: server/discover instead of initialize, params._meta and Mcp-Method (Mcp-Name) on every
+request.
 """
 import argparse
 import base64
@@ -28,6 +30,7 @@ import http.server
 import json
 import os
 import secrets
+import ssl
 import sys
 import threading
 import time
@@ -54,6 +57,13 @@ FAULTS = {
     "no-version-on-discovery": "2025-03-26: fetches the metadata without MCP-Protocol-Version (AUTH-40)",
     "cimd-wrong-client-id": "hosts a client ID metadata document whose client_id is not its URL (AUTH-56)",
     "ignore-issuer-mismatch": "uses AS metadata whose issuer is not the issuer it asked (AUTH-34; AUTH-37 in 2026-07-28)",
+    "ignore-iss": "2026-07-28: never compares the redirect's iss with the issuer (AUTH-74)",
+    "ignore-missing-iss": "2026-07-28: accepts a redirect without iss although the AS advertises it (AUTH-75)",
+    "iss-only-when-advertised": "2026-07-28: compares iss only when the AS advertises it (AUTH-76)",
+    "require-iss": "2026-07-28: refuses a redirect without iss although the AS does not advertise it (AUTH-77)",
+    "normalize-iss": "2026-07-28: compares iss after dropping a trailing slash (AUTH-78)",
+    "no-application-type": "registers dynamically without application_type (AUTH-58 in 2026-07-28)",
+    "unknown-client-id": "asks /authorize with a client_id it never obtained (AUTH-52 in 2026-07-28)",
 }
 REDIRECT = "http://localhost:3000/callback"
 FIRST_CHALLENGE_ONLY = False  # the first-challenge-only fault
@@ -114,7 +124,12 @@ def parse_challenge(value):
 
 def http_request(method, url, body=None, headers=None, timeout=15):
     u = urllib.parse.urlsplit(url)
-    conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
+    if u.scheme == "https":
+        # The default context verifies the certificate against the trusted CAs, which SSL_CERT_FILE
+        # names (mcpspec's --tls sets it to its throwaway CA).
+        conn = http.client.HTTPSConnection(u.hostname, u.port, timeout=timeout, context=ssl.create_default_context())
+    else:
+        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
     target = u.path or "/"
     if u.query:
         target += "?" + u.query
@@ -166,6 +181,7 @@ class AuthClient:
         self.auth_method = "none"
         self.session = None
         self.version = None
+        self.modern = False  # 2026-07-28 and later: stateless
         self.next_id = 1
         self.authorizations = 0
 
@@ -250,6 +266,8 @@ class AuthClient:
         body = {"client_name": "mcpspec auth test client", "redirect_uris": [REDIRECT],
                 "grant_types": ["authorization_code", "refresh_token"], "response_types": ["code"],
                 "token_endpoint_auth_method": "none", "application_type": "native"}
+        if self.fault == "no-application-type":
+            del body["application_type"]
         status, _, data = http_request("POST", self.as_meta["registration_endpoint"], json.dumps(body),
                                        {"Content-Type": "application/json"})
         if status != 201:
@@ -267,7 +285,8 @@ class AuthClient:
         self.register()
         verifier = b64url(secrets.token_bytes(32))
         state = b64url(secrets.token_bytes(16))
-        params = {"response_type": "code", "client_id": self.client_id,
+        client_id = "mcpspec-made-up-client" if self.fault == "unknown-client-id" else self.client_id
+        params = {"response_type": "code", "client_id": client_id,
                   "redirect_uri": REDIRECT if self.fault != "unregistered-redirect" else "http://localhost:3999/other",
                   "state": state}
         if self.fault == "plain-pkce":
@@ -288,11 +307,16 @@ class AuthClient:
         got = {k: v[0] for k, v in back.items()}
         if got.get("state") != state and self.fault != "skip-state-check":
             raise Refused("the redirect's state does not match")
-        # RFC 9207 §2.4: compare iss when present, require it when advertised.
-        if "iss" in got and got["iss"] != self.issuer:
-            raise Refused("the redirect's iss %r is not the issuer" % got["iss"])
-        if "iss" not in got and self.as_meta.get("authorization_response_iss_parameter_supported"):
-            raise Refused("the redirect lacks the advertised iss")
+        # RFC 9207 §2.4: compare iss when present (a simple string comparison), require it when advertised.
+        advertised = self.as_meta.get("authorization_response_iss_parameter_supported") is True
+        compare = self.fault != "ignore-iss" and (advertised or self.fault != "iss-only-when-advertised")
+        if "iss" in got and compare:
+            same = (got["iss"].rstrip("/") == (self.issuer or "").rstrip("/") if self.fault == "normalize-iss"
+                    else got["iss"] == self.issuer)
+            if not same:
+                raise Refused("the redirect's iss %r is not the issuer" % got["iss"])
+        if "iss" not in got and (advertised and self.fault != "ignore-missing-iss" or self.fault == "require-iss"):
+            raise Refused("the redirect lacks the iss")
         if "code" not in got:
             raise Refused("authorization error: %s" % got.get("error"))
         form = {"grant_type": "authorization_code", "code": got["code"], "redirect_uri": params["redirect_uri"]}
@@ -327,12 +351,17 @@ class AuthClient:
         self.token_request(form)
 
     # ---- MCP over Streamable HTTP ----------------------------------------------------------
-    def mcp_headers(self, first):
+    def mcp_headers(self, first, msg):
         h = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
         if self.session:
             h["Mcp-Session-Id"] = self.session
         if self.version:
             h["MCP-Protocol-Version"] = self.version
+        if self.modern and "id" in msg:
+            h["Mcp-Method"] = msg["method"]
+            name = (msg.get("params") or {}).get("name")
+            if msg["method"] == "tools/call" and isinstance(name, str):
+                h["Mcp-Name"] = name
         send_token = self.token and self.fault != "token-in-query" and (first or self.fault != "header-once")
         if send_token:
             h["Authorization"] = "Bearer " + self.token
@@ -344,7 +373,7 @@ class AuthClient:
             url = self.url
             if self.fault == "token-in-query" and self.token:
                 url += "?access_token=" + urllib.parse.quote(self.token)
-            status, headers, data = http_request("POST", url, json.dumps(msg), self.mcp_headers(first))
+            status, headers, data = http_request("POST", url, json.dumps(msg), self.mcp_headers(first, msg))
             if status in (200, 202):
                 if "mcp-session-id" in headers:
                     self.session = headers["mcp-session-id"]
@@ -384,18 +413,28 @@ class AuthClient:
         rid = self.next_id
         self.next_id += 1
         msg = {"jsonrpc": "2.0", "id": rid, "method": method}
+        if self.modern:
+            params = dict(params or {})
+            params["_meta"] = {"io.modelcontextprotocol/protocolVersion": self.version,
+                               "io.modelcontextprotocol/clientCapabilities": {},
+                               "io.modelcontextprotocol/clientInfo": {"name": "mcpspec-auth-test-client",
+                                                                      "version": "1.0"}}
         if params is not None:
             msg["params"] = params
         return self.post(msg, first)
 
     def run(self, actions, proposed):
         self.proposed = proposed
-        answer = self.request("initialize", {"protocolVersion": proposed, "capabilities": {},
-                                             "clientInfo": {"name": "mcpspec-auth-test-client", "version": "1.0"}},
-                              first=True)
-        if answer and "result" in answer:
-            self.version = answer["result"].get("protocolVersion")
-        self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        if proposed >= "2026-07-28":
+            self.version, self.modern = proposed, True
+            self.request("server/discover", first=True)
+        else:
+            answer = self.request("initialize", {"protocolVersion": proposed, "capabilities": {},
+                                                 "clientInfo": {"name": "mcpspec-auth-test-client", "version": "1.0"}},
+                                  first=True)
+            if answer and "result" in answer:
+                self.version = answer["result"].get("protocolVersion")
+            self.post({"jsonrpc": "2.0", "method": "notifications/initialized"})
         for a in actions:
             do = a.get("do")
             if do == "list_tools":

@@ -153,6 +153,33 @@ TEST_CASE("mock AS: authorization code with PKCE, single use, bound, refresh rot
   as.stop();
 }
 
+TEST_CASE("mock AS: introspection knows the tokens it minted for a server under test, not others", "[auth]") {
+  RequestLog log;
+  MockAuthorizationServer as(AsConfig{}, log);
+  as.start();
+  httplib::Client http(as.origin());
+  http.set_read_timeout(std::chrono::seconds(10));
+  const long long now = std::chrono::duration_cast<std::chrono::seconds>(
+                            std::chrono::system_clock::now().time_since_epoch()).count();
+  auto claims = [&](const std::string& jti, long long exp) {
+    return json{{"iss", as.issuer()}, {"aud", "http://127.0.0.1:1/mcp"}, {"scope", "mcp:read"}, {"exp", exp}, {"jti", jti}};
+  };
+  auto active = [&](const std::string& token) {
+    auto r = http.Post("/introspect", write_form({{"token", token}}), "application/x-www-form-urlencoded");
+    REQUIRE(r);
+    return json::parse(r->body);
+  };
+  // mint_issued enters the registry (mock-AS mode's tokens); mint alone does not.
+  json known = active(as.mint_issued(claims("minted-1", now + 60)));
+  CHECK(known["active"] == true);
+  CHECK(known["scope"] == "mcp:read");
+  CHECK(known["aud"] == "http://127.0.0.1:1/mcp");
+  CHECK(active(as.mint(claims("unregistered", now + 60)))["active"] == false);
+  CHECK(active(as.mint_issued(claims("minted-expired", now - 10)))["active"] == false);
+  CHECK(as.check_access_token(as.mint_issued(claims("minted-2", now + 60)), "http://127.0.0.1:1/mcp").ok);
+  as.stop();
+}
+
 TEST_CASE("protected endpoint: 401 challenge, 403 insufficient scope, query tokens ignored", "[auth]") {
   RequestLog log;
   MockAuthorizationServer as(AsConfig{}, log);

@@ -39,6 +39,8 @@ void add_authorization_server(httplib::Server& server, const Options& o, const U
                 {"scopes_supported", {"mcp:read", "mcp:admin"}},
                 {"code_challenge_methods_supported", o.fault("as-no-s256") ? json{"plain"} : json{"S256"}}};
     if (!o.fault("as-no-cimd")) doc["client_id_metadata_document_supported"] = true;
+    // RFC 9207: /authorize puts iss in its redirects, so the metadata says so (AUTH-98).
+    if (!o.fault("as-iss-unadvertised")) doc["authorization_response_iss_parameter_supported"] = true;
     res.set_content(doc.dump(), "application/json");
   });
   server.Post("/register", [registry](const httplib::Request& req, httplib::Response& res) {
@@ -69,7 +71,7 @@ void add_authorization_server(httplib::Server& server, const Options& o, const U
     const std::string sep = redirect.find('?') == std::string::npos ? "?" : "&";
     res.status = 302;
     res.set_header("Location", redirect + sep + "code=test-code&state=" + req.get_param_value("state") +
-                                   "&iss=" + httplib::detail::encode_query_param(urls.origin));
+                                   (o.fault("as-no-iss") ? "" : "&iss=" + httplib::detail::encode_query_param(urls.origin)));
   });
   server.Post("/token", [](const httplib::Request&, httplib::Response& res) { json_error(res, 400, "invalid_grant"); });
 }

@@ -37,6 +37,11 @@ json answer(const json& msg) {
                    {"capabilities", {{"tools", json::object()}}},
                    {"serverInfo", {{"name", "mcpspec-auth-testserver"}, {"version", "1.0.0"}}}});
   }
+  // 2026-07-28 (stateless): discovery stands where the handshake stood.
+  if (method == "server/discover")
+    return result({{"supportedVersions", {"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}},
+                   {"capabilities", {{"tools", json::object()}}},
+                   {"serverInfo", {{"name", "mcpspec-auth-testserver"}, {"version", "1.0.0"}}}});
   if (method == "tools/list") return result({{"tools", tool_list()}});
   if (method == "tools/call") {
     const json params = msg.value("params", json::object());
@@ -86,7 +91,9 @@ int main(int argc, char** argv) {
     json prm = {{"resource", o.fault("prm-wrong-resource") ? "https://other.example/mcp" : urls.resource},
                 {"scopes_supported", {"mcp:read", "mcp:admin"}},
                 {"bearer_methods_supported", {"header"}}};
-    if (!o.fault("prm-no-authorization-servers")) prm["authorization_servers"] = {urls.origin};
+    // A trusted issuer replaces the built-in AS (mock-AS mode: the harness's AS issues the tokens).
+    if (!o.fault("prm-no-authorization-servers"))
+      prm["authorization_servers"] = {o.trusted_issuer.empty() ? urls.origin : o.trusted_issuer};
     res.set_content(prm.dump(), "application/json");
   });
   add_authorization_server(server, o, urls);

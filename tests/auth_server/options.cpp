@@ -28,6 +28,12 @@ const std::vector<std::string>& known_faults() {
       "as-wrong-issuer",         // AS metadata issuer differs from the issuer URL
       "as-no-cimd",              // AS metadata without client_id_metadata_document_supported
       "as-loose-redirect",       // /authorize redirects to any URI starting with a registered one
+      "as-no-iss",               // /authorize redirects without iss (RFC 9207)
+      "as-iss-unadvertised",     // iss in redirects, but authorization_response_iss_parameter_supported absent
+      // With a trusted issuer (MCP_CONFORMANCE_AUTH_SERVER_URL), tokens checked by introspection:
+      "accept-missing-audience",  // an introspected token without aud passes
+      "accept-foreign-issuer",    // the introspected iss is not compared with the trusted issuer
+      "403-wrong-scope",          // the 403 names mcp:read, not the scope the operation needs
   };
   return names;
 }
@@ -51,6 +57,7 @@ std::string value_of(int& i, int argc, char** argv) {
 Options parse_options(int argc, char** argv) {
   Options o;
   if (const char* p = std::getenv("PORT")) o.port = std::atoi(p);
+  if (const char* issuer = std::getenv("MCP_CONFORMANCE_AUTH_SERVER_URL")) o.trusted_issuer = issuer;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--port") {

@@ -17,6 +17,9 @@ struct Options {
   int port = 0;                              // from --port or $PORT
   std::map<std::string, TokenInfo> tokens;   // --token VALUE=SCOPE,SCOPE[@AUDIENCE], --expired-token VALUE
   std::set<std::string> faults;              // --fault NAME (repeatable)
+  // $MCP_CONFORMANCE_AUTH_SERVER_URL: an authorization server whose tokens are checked by RFC 7662
+  // introspection (tokens not in the table); PRM then names it instead of the built-in AS.
+  std::string trusted_issuer;
   bool fault(const std::string& name) const { return faults.count(name) > 0; }
 };
 

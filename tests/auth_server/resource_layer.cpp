@@ -1,5 +1,7 @@
 #include "resource_layer.hpp"
 
+#include "introspection.hpp"
+
 #include <nlohmann/json.hpp>
 
 namespace authtest {
@@ -53,12 +55,15 @@ bool authorize(const httplib::Request& req, httplib::Response& res, const std::s
   }
   const std::string bad_token_error = o.fault("no-invalid-token-error") ? "" : "invalid_token";
   auto it = o.tokens.find(token);
-  if (it == o.tokens.end()) {
+  std::optional<TokenInfo> found;
+  if (it != o.tokens.end()) found = it->second;
+  else if (!o.trusted_issuer.empty()) found = introspect(token, o, urls.resource);
+  if (!found) {
     if (o.fault("accept-invalid-token")) return true;
     refuse(res, 401, challenge(o, urls, bad_token_error, "mcp:read"), o);
     return false;
   }
-  const TokenInfo& t = it->second;
+  const TokenInfo& t = *found;
   if ((t.expired && !o.fault("accept-expired-token")) ||
       (!t.audience.empty() && t.audience != urls.resource && !o.fault("accept-other-audience"))) {
     refuse(res, 401, challenge(o, urls, bad_token_error, "mcp:read"), o);
@@ -67,6 +72,7 @@ bool authorize(const httplib::Request& req, httplib::Response& res, const std::s
   if (!t.scopes.count(scope)) {
     if (o.fault("low-scope-401")) refuse(res, 401, challenge(o, urls, bad_token_error, scope), o);
     else if (o.fault("403-without-error")) refuse(res, 403, challenge(o, urls, "", scope), o);
+    else if (o.fault("403-wrong-scope")) refuse(res, 403, challenge(o, urls, "insufficient_scope", "mcp:read"), o);
     else refuse(res, 403, challenge(o, urls, "insufficient_scope", scope), o);
     return false;
   }

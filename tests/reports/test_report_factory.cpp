@@ -126,6 +126,15 @@ TEST_CASE("run facts: areas, counts and the re-run command", "[reports][text]") 
   r.id = "mcp/a";
   r.protocol = "2025-06-18";
   CHECK(rerun_command(info, r) == "mcpspec run --url 'http://127.0.0.1:8080/mcp' --filter 'mcp/a' --protocol 2025-06-18 --wire");
+  // The authorization checks re-run with --auth; a server they started (mock-AS mode) over HTTP.
+  r.id = "auth/rs/minted-tokens";
+  r.role = "server";
+  CHECK(rerun_command(info, r) ==
+        "mcpspec run --url 'http://127.0.0.1:8080/mcp' --filter 'auth/rs/minted-tokens' --auth --protocol 2025-06-18 --wire");
+  info.target = "./my-server";
+  CHECK(rerun_command(info, r) == "mcpspec run --server './my-server' --filter 'auth/rs/minted-tokens' --transport http "
+                                  "--auth --protocol 2025-06-18 --wire");
+  r.id = "mcp/a";
   r.role = "client";
   info.target = "my-client --server \"{server}\"";
   CHECK(rerun_command(info, r) ==

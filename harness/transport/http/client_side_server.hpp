@@ -35,6 +35,8 @@ struct ClientSideOptions {
   // passes this gate first and it serves the resource metadata (docs/authorization.md). Owned by
   // the carrier; null: no authorization.
   auth::ProtectedResource* guard = nullptr;
+  // TLS mode (Streamable HTTP, `run --tls`): PEM files the endpoint serves https with; empty: http.
+  std::string tls_cert, tls_key;
 };
 
 class ClientSideServer {

@@ -1,6 +1,7 @@
 #include "harness/transport/http/http_client_carrier.hpp"
 
 #include "harness/auth/auth_facts.hpp"
+#include "harness/auth/test_ca.hpp"
 #include "harness/transport/http/legacy_sse_server.hpp"
 #include "harness/transport/http/streamable_http_server.hpp"
 #include "harness/transport/http/websocket_server.hpp"
@@ -9,6 +10,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
+#include <filesystem>
 
 namespace mcpspec::transport::http {
 
@@ -27,7 +30,11 @@ std::string expand_url_command(const std::string& command, const std::string& ur
 
 HttpClientCarrier::HttpClientCarrier(HttpClientOptions options) : options_(std::move(options)) {}
 
-HttpClientCarrier::~HttpClientCarrier() { stop(); }
+HttpClientCarrier::~HttpClientCarrier() {
+  stop();
+  std::error_code ignored;
+  if (!tls_dir_.empty()) std::filesystem::remove_all(tls_dir_, ignored);
+}
 
 void HttpClientCarrier::configure(const nlohmann::json& o) {
   if (!o.is_object()) return;
@@ -60,6 +67,21 @@ void HttpClientCarrier::start() {
     if (options_.transport != TransportKind::Http)
       throw TransportError("--auth needs --transport http (the protected endpoint is Streamable HTTP)");
     auth_log_ = std::make_unique<auth::RequestLog>();
+    if (options_.tls) {
+      char dir[] = "/tmp/mcpspec-tls-XXXXXX";
+      if (!::mkdtemp(dir)) throw TransportError("--tls: cannot create a folder for the test CA");
+      tls_dir_ = dir;
+      try {
+        const auth::TestCa ca = auth::make_test_ca(tls_dir_);
+        as_config_.tls_cert = options_.server.tls_cert = ca.server_cert;
+        as_config_.tls_key = options_.server.tls_key = ca.server_key;
+        // What the usual TLS stacks read: OpenSSL (Python, curl, Go...), Node, Python requests.
+        for (const char* var : {"SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE"})
+          options_.spawn.env[var] = ca.ca_cert;
+      } catch (const std::runtime_error& e) {
+        throw TransportError(std::string("--tls: ") + e.what());
+      }
+    }
     as_ = std::make_unique<auth::MockAuthorizationServer>(as_config_, *auth_log_);
     as_->on_request([this](const std::string& line) { events_.push(Event{Event::Type::Stderr, "auth-server: " + line, {}}); });
     try {

@@ -23,6 +23,10 @@ struct HttpClientOptions {
   // --auth (Streamable HTTP): the endpoint is protected and a mock authorization server runs beside
   // it, configured by the scenario's transport_options.auth (docs/authorization.md).
   bool auth = false;
+  // --tls (with auth): the endpoint and the mock authorization server serve https with a
+  // certificate of a throwaway CA made per scenario; the client gets the CA file in SSL_CERT_FILE,
+  // NODE_EXTRA_CA_CERTS and REQUESTS_CA_BUNDLE.
+  bool tls = false;
 };
 
 // Replaces {url} (shell-quoted); throws TransportError when the command has no {url}.
@@ -67,6 +71,7 @@ class HttpClientCarrier : public transport::ClientCarrier {
   std::unique_ptr<ClientSideServer> server_;
   ChildProcess child_;
   std::string expanded_;
+  std::string tls_dir_;  // the throwaway CA's files (--tls), removed with the carrier
   LineFramer out_framer_{64 * 1024}, err_framer_{64 * 1024};
   bool exit_reported_ = false;
 };

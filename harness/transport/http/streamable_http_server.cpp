@@ -56,7 +56,13 @@ StreamableHttpServer::~StreamableHttpServer() { stop(); }
 void StreamableHttpServer::note(const std::string& line) { events_.push(Event{Event::Type::Stderr, "http: " + line, {}}); }
 
 void StreamableHttpServer::start() {
-  server_ = std::make_unique<httplib::Server>();
+  if (options_.tls_cert.empty()) {
+    server_ = std::make_unique<httplib::Server>();
+  } else {
+    auto tls = std::make_unique<httplib::SSLServer>(options_.tls_cert.c_str(), options_.tls_key.c_str());
+    if (!tls->is_valid()) throw TransportError("cannot serve https with " + options_.tls_cert);
+    server_ = std::move(tls);
+  }
   // Stream connections and request POSTs waiting for the scenario each hold a worker.
   server_->new_task_queue = [] { return new httplib::ThreadPool(32); };
   server_->set_payload_max_length(options_.max_message_bytes);
@@ -81,7 +87,9 @@ void StreamableHttpServer::start() {
   port_ = listen_on_loopback(*server_, thread_);
 }
 
-std::string StreamableHttpServer::url() const { return fmt::format("http://127.0.0.1:{}/mcp", port_); }
+std::string StreamableHttpServer::url() const {
+  return fmt::format("{}://127.0.0.1:{}/mcp", options_.tls_cert.empty() ? "http" : "https", port_);
+}
 
 void StreamableHttpServer::record(const httplib::Request& req, int status, json extra) {
   std::lock_guard<std::mutex> lock(mu_);
