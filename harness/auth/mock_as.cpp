@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <httplib.h>
 #include <openssl/evp.h>
+#include <sys/socket.h>
 
 #include <chrono>
 #include <regex>
@@ -96,8 +97,21 @@ void MockAuthorizationServer::start() {
   server_->Post(".*", h);
   server_->Put(".*", h);
   server_->Delete(".*", h);
-  port_ = server_->bind_to_any_port("127.0.0.1");
-  if (port_ <= 0) throw std::runtime_error("the mock authorization server cannot listen on 127.0.0.1");
+  if (config_.port > 0) {
+    // httplib's default options add SO_REUSEPORT, with which a second server binds a port another
+    // already listens on and shares its connections: a fixed port must be ours alone.
+    server_->set_socket_options([](int sock) {
+      int yes = 1;
+      setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    });
+    port_ = server_->bind_to_port("127.0.0.1", config_.port) ? config_.port : -1;
+    if (port_ <= 0)
+      throw std::runtime_error("the mock authorization server cannot listen on 127.0.0.1:" + std::to_string(config_.port) +
+                               " (in use?)");
+  } else {
+    port_ = server_->bind_to_any_port("127.0.0.1");
+    if (port_ <= 0) throw std::runtime_error("the mock authorization server cannot listen on 127.0.0.1");
+  }
   thread_ = std::thread([this] { server_->listen_after_bind(); });
 }
 

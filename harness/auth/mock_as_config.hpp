@@ -46,6 +46,9 @@ struct AsConfig {
   // Scopes a token may carry; requested scopes outside it are left out of the grant (the consent a
   // user would withhold). null: whatever is requested.
   nlohmann::json grantable_scopes;
+  // The port to listen on (not a scenario member: `mcpspec auth-server --port` sets it). 0: any free
+  // port, as every scenario's server has.
+  int port = 0;
   // TLS mode (not a scenario member: `run --tls` sets it): the PEM files the server serves https
   // with. Empty: plain http.
   std::string tls_cert, tls_key;

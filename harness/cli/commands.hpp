@@ -21,6 +21,7 @@ void add_report_command(CLI::App& app, int& exit_code);
 void add_explain_command(CLI::App& app, int& exit_code);
 void add_proxy_command(CLI::App& app, int& exit_code);
 void add_scenario_command(CLI::App& app, int& exit_code);
+void add_auth_server_command(CLI::App& app, int& exit_code);
 
 // The current time as ISO 8601 UTC ("2026-07-28T09:00:00Z"), for RunInfo::started_at.
 std::string iso_now();

@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   mcpspec::cli::add_explain_command(app, exit_code);
   mcpspec::cli::add_proxy_command(app, exit_code);
   mcpspec::cli::add_scenario_command(app, exit_code);
+  mcpspec::cli::add_auth_server_command(app, exit_code);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
