@@ -44,11 +44,7 @@ void StreamableHttpServer::note(const std::string& line) { events_.push(Event{Ev
 
 void StreamableHttpServer::start() {
   server_ = std::make_unique<httplib::Server>();
-  // Stream connections and request POSTs waiting for the scenario each hold a worker.
-  server_->new_task_queue = [] { return new httplib::ThreadPool(32); };
   server_->set_payload_max_length(options_.max_message_bytes);
-  server_->set_read_timeout(std::chrono::seconds(10));
-  server_->set_keep_alive_timeout(5);
   server_->Post("/mcp", [this](const httplib::Request& q, httplib::Response& r) { on_post(q, r); });
   server_->Get("/mcp", [this](const httplib::Request& q, httplib::Response& r) { on_get(q, r); });
   server_->Delete("/mcp", [this](const httplib::Request& q, httplib::Response& r) { on_delete(q, r); });
@@ -65,7 +61,11 @@ void StreamableHttpServer::start() {
                                           options_.max_message_bytes));
     else if (q.path != "/mcp" && !options_.guard) note(fmt::format("{} {} (not the endpoint) -> {}", q.method, q.path, r.status));
   });
-  port_ = listen_on_loopback(*server_, thread_);
+  // Stream connections and request POSTs waiting for the scenario each hold one of 32 workers.
+  port_ = listen_for_client(*server_, thread_, 32, [this](const httplib::Request& q, int status, const std::string& why) {
+    note(fmt::format("{} {} refused ({}): {}", q.method, q.path, status, why));
+    record(q, status, {{"refused", why}});
+  });
 }
 
 std::string StreamableHttpServer::url() const { return fmt::format("http://127.0.0.1:{}/mcp", port_); }
