@@ -167,6 +167,7 @@ FuzzMessage describe_message(std::string bytes, std::string origin, const std::s
   FuzzMessage m;
   m.origin = std::move(origin);
   bool utf8 = valid_utf8(bytes);
+  m.utf8 = utf8;
   // nlohmann skips a leading byte order mark, but RFC 8259 forbids one and strict readers
   // (JavaScript's JSON.parse) refuse the whole line, so such a message is only maybe readable.
   bool bom = bytes.rfind("\xEF\xBB\xBF", 0) == 0;
