@@ -299,7 +299,7 @@ def run_case(a):
               MAX_RSS_OF.get(a.case, MAX_RSS_MB),
               expect_target=kind != "http")
         if kind in ("ends", "proxy-http"):
-            attack_checks(check, results, 9 if kind == "ends" or mode.startswith("--proxy:") else 1)
+            attack_checks(check, results, 10 if kind == "ends" or mode.startswith("--proxy:") else 1)
     return check.finish()
 
 
