@@ -20,6 +20,15 @@ import sys
 import tempfile
 
 
+def restarts_of(report):
+    """What ended fuzz sessions ("2 crash, 40 closed 1007 (not UTF-8)"), from the JSON report."""
+    try:
+        counts = json.loads(report.read_text()).get("restarts", {})
+    except (OSError, ValueError):
+        return ""
+    return ", ".join(f"{n} {cause}" for cause, n in sorted(counts.items()))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mcpspec", required=True, help="the mcpspec binary (Release is fine)")
@@ -27,11 +36,21 @@ def main() -> int:
     ap.add_argument("--messages", type=int, default=1_000_000, help="total message budget, split evenly")
     ap.add_argument("--minutes-per-server", type=float, default=30, help="time cap of each server's share")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--timeout-ms", type=int, default=10000,
+                    help="mcpspec fuzz --timeout-ms: -O0 sanitized servers on a loaded machine answer in seconds, "
+                         "and the fuzzer's 2000 ms default then reports hangs that do not reproduce")
+    ap.add_argument("--targets", help="only these servers of targets.json (names, comma-separated)")
     args = ap.parse_args()
     src = pathlib.Path(__file__).resolve().parents[2]
     bindir = str(pathlib.Path(args.asan).resolve())
     targets = [t for t in json.loads((src / "scenarios/targets.json").read_text())["targets"] if "server" in t
                and "client" not in t]
+    if args.targets:
+        wanted = args.targets.split(",")
+        unknown = sorted(set(wanted) - {t["name"] for t in targets})
+        if unknown:
+            ap.error(f"--targets: no server named {', '.join(unknown)} in scenarios/targets.json")
+        targets = [t for t in targets if t["name"] in wanted]
     work = pathlib.Path(tempfile.mkdtemp(prefix="fuzz-reference-"))
     reports = work / "sanitizer-reports"
     reports.mkdir()
@@ -41,9 +60,10 @@ def main() -> int:
     share = max(1, args.messages // len(targets))
     total_messages, total_findings = 0, 0
     for t in targets:
+        report = work / t["name"] / "report.json"  # mcpspec fuzz writes it beside the findings
         cmd = [str(pathlib.Path(args.mcpspec).resolve()), "fuzz", "--server", t["server"].replace("${bindir}", bindir).replace("${home}", str(src)),
                "--max-messages", str(share), "--duration", str(args.minutes_per_server * 60),
-               "--seed", str(args.seed), "--findings", str(work / t["name"])]
+               "--seed", str(args.seed), "--timeout-ms", str(args.timeout_ms), "--findings", str(work / t["name"])]
         if t.get("transport"):
             cmd += ["--transport", t["transport"]]
         if t.get("url"):
@@ -62,7 +82,9 @@ def main() -> int:
         total_messages += messages
         total_findings += findings
         rate = summary.group(3) if summary else "?"
+        restarts = restarts_of(report)
         print(f"{t['name']}: {messages} messages ({rate}/s), {findings} finding(s), exit {run.returncode}"
+              + (f", restarts: {restarts}" if restarts else "")
               + (f", sanitizer reports: {[p.name for p in new_reports]}" if new_reports else ""), flush=True)
         if not summary:
             print((run.stdout + run.stderr)[-2000:])

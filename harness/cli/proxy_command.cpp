@@ -54,6 +54,10 @@ int run_http_proxy(const ProxyArgs& a) {
   o.listen_port = port;
   o.upstream = a.upstream;
   o.record_path = a.record;
+  o.on_refused = [](const std::string& line) {
+    std::fprintf(stderr, "mcpspec proxy: %s\n", line.c_str());
+    std::fflush(stderr);
+  };
   // The signals that end the proxy are taken by sigwait below, never by a serving thread: block
   // them before any thread starts (threads inherit the mask).
   sigset_t ends;

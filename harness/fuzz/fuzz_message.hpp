@@ -28,6 +28,7 @@ const char* demand_name(Demand d);    // "parse error", ...
 struct FuzzMessage {
   std::string bytes;                  // the frame as written, without the newline
   bool is_json = false;               // bytes parse as JSON (valid UTF-8 too)
+  bool utf8 = true;                   // bytes are UTF-8 (a WebSocket peer may close with 1007 if not)
   std::string method;                 // "" when none or unreadable
   std::optional<nlohmann::json> id;   // a request id (string or integer) a response must echo
   bool notification = false;          // a well-formed notification: nothing may answer it

@@ -153,7 +153,15 @@ bool LiveSession::pump(Deadline deadline, std::vector<Anomaly>& out) {
       add_pending(out, tracker_.oversize(ev.text));
       return true;
     case T::Closed:
-      on_gone(out, std::nullopt, "closed its output");
+      // A WebSocket close frame's status comes in http_status (0: the connection just ended).
+      if (ev.http_status == kCloseInvalidPayload && sent_not_utf8_) {
+        // RFC 6455 requires an endpoint to fail the connection, status 1007, on a text frame that
+        // is not UTF-8, and we sent one: the target did what it must, the session is just over.
+        alive_ = false;
+        death_ = "closed 1007 (not UTF-8)";
+        return true;
+      }
+      on_gone(out, std::nullopt, ev.http_status ? "closed the connection: " + ev.text : "closed its output");
       return true;
     case T::Exited:
       on_gone(out, ev.status, "");
@@ -187,6 +195,7 @@ void LiveSession::start(std::vector<Anomaly>& out) {
   sends_ = 0;  // a new transport counts its sends from 1
   std::fill(sent_index_.begin(), sent_index_.end(), std::nullopt);
   alive_ = true;
+  sent_not_utf8_ = false;
   death_.clear();
   const std::string version = settings_.version;
   json init = {{"jsonrpc", "2.0"},
@@ -252,6 +261,7 @@ void LiveSession::send(const FuzzMessage& m, std::vector<Anomaly>& out) {
   std::size_t index = history_.size();
   history_.push_back(m);
   history_bytes_ += m.bytes.size();
+  if (!m.utf8) sent_not_utf8_ = true;
   tracker_.on_sent(m, index, Clock::now());
   write(m.bytes, out, index);
   if (m.cancellable && settings_.window > 1 &&

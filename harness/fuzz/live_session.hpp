@@ -51,7 +51,8 @@ class LiveSession {
   void stop();
 
   bool alive() const { return alive_; }
-  // "crash" or "hang" once the target is gone or given up on.
+  // "crash" or "hang" once the target is gone or given up on; "closed 1007 (not UTF-8)" when a
+  // WebSocket peer ended the session as RFC 6455 requires after a frame that was not UTF-8.
   const std::string& death() const { return death_; }
   const std::vector<FuzzMessage>& history() const { return history_; }
   std::size_t history_bytes() const { return history_bytes_; }
@@ -84,6 +85,10 @@ class LiveSession {
   std::size_t history_bytes_ = 0;
   bool alive_ = false;
   std::string death_;
+  // A text frame that is not UTF-8 went out in this session: a WebSocket close with status 1007
+  // (kCloseInvalidPayload) is then the peer's duty, not a crash.
+  bool sent_not_utf8_ = false;
+  static constexpr int kCloseInvalidPayload = 1007;
   nlohmann::json tools_ = nlohmann::json::array();
   nlohmann::json capabilities_ = nlohmann::json::object();
   LatencyHistogram latency_;

@@ -398,15 +398,12 @@ HttpProxy::~HttpProxy() { stop(); }
 int HttpProxy::start() {
   auto& d = *impl_;
   if (!d.o.record_path.empty()) d.trace = std::make_unique<TraceWriter>(d.o.record_path);
-  const int threads = std::max(4, d.o.max_connections);
-  d.server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<size_t>(threads)); };
-  d.server.set_read_timeout(std::chrono::milliseconds(d.o.read_timeout_ms));
   // A host keeps its connection for a whole session (the library's default closes it after five
-  // requests). An idle connection is still closed after five seconds: stop() waits for the
-  // connections the host keeps open, at most that long.
-  d.server.set_tcp_nodelay(true);  // see forward()
+  // requests). An idle connection is still closed after RequestLimits::kIdleSeconds (listen_guarded):
+  // stop() waits for the connections the host keeps open, at most that long.
   d.server.set_keep_alive_max_count(100000);
-  d.server.set_keep_alive_timeout(5);
+  // Bodies are read whole before they go on: without a bound a host could make the proxy hold any size.
+  d.server.set_payload_max_length(d.o.max_request_body);
   d.server.set_write_timeout(std::chrono::milliseconds(d.o.read_timeout_ms));
   auto handler = [this](const httplib::Request& req, httplib::Response& res) { impl_->handle(req, res); };
   d.server.Get(".*", handler);
@@ -417,7 +414,12 @@ int HttpProxy::start() {
   d.server.Options(".*", handler);
   d.started = Clock::now();
   try {
-    return transport::http::listen_on(d.server, d.o.listen_host, d.o.listen_port, d.server_thread);
+    const int threads = std::max(4, d.o.max_connections);
+    return transport::http::listen_guarded(
+        d.server, d.o.listen_host, d.o.listen_port, d.server_thread, threads,
+        [this](const httplib::Request& q, int status, const std::string& why) {
+          if (impl_->o.on_refused) impl_->o.on_refused(fmt::format("{} {} refused ({}): {}", q.method, q.path, status, why));
+        });
   } catch (const std::exception& e) {
     throw std::runtime_error(e.what());
   }

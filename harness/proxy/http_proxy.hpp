@@ -26,10 +26,14 @@ struct HttpProxyOptions {
   std::string upstream;      // http://host:port[/base path]; every request path is appended to the base
   std::string record_path;   // --record: the JSONL trace ("" = none)
   std::size_t max_judged_body = 16 * 1024 * 1024;  // larger bodies and events are forwarded, not judged
+  std::size_t max_request_body = 64 * 1024 * 1024;  // a host's larger request is refused with 413
   int connect_timeout_ms = 10000;
   // How long an answer (or an SSE stream) may stay silent before the proxy gives up on it.
   int read_timeout_ms = 300000;
   int max_connections = 64;  // threads serving the host: a stream holds one for its whole life
+  // Told each request refused before it went on (a foreign Host or Origin: 403; a head too large:
+  // 431; too many connections: 503; see transport::http::listen_guarded), one line each.
+  std::function<void(const std::string&)> on_refused;
 };
 
 class HttpProxy {

@@ -5,10 +5,13 @@
 #include "harness/util/clock.hpp"
 
 #include <fmt/format.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <deque>
@@ -117,21 +120,39 @@ class Session {
   Clock::time_point started_ = Clock::now();
 };
 
-// Waits until `fd` is ready for `events` or the session stops; false when it stopped.
-bool wait_ready(Session& s, int fd, short events) {
+
+// Whether the writing end of `fd` (a pipe) is closed, even with data still unread in it.
+bool hung_up(int fd) {
+  pollfd p{fd, POLLIN, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & POLLHUP) != 0;
+}
+
+// Waits until `fd` is ready for `events` or the session stops; false when it stopped. While it
+// waits, a hang-up of `host_input` (when given) marks the host's stdin closed (see write_all).
+bool wait_ready(Session& s, int fd, short events, int host_input = -1) {
   while (!s.stop) {
     pollfd p{fd, events, 0};
     int r = ::poll(&p, 1, kPollMs);
     if (r > 0) return true;
     if (r < 0 && errno != EINTR) return true;  // let the read or write report the error
+    if (host_input >= 0 && !s.host_closed_stdin && hung_up(host_input)) s.host_closed_stdin = true;
   }
   return false;
 }
 
 // Writes all of `data` to `fd` (blocking or not); false when the reader is gone or we stopped.
-bool write_all(Session& s, int fd, const char* data, std::size_t size) {
+// `host_input` (the host's stdin, when writing to the server) is watched while the server does not
+// read: a host that closed it is gone, and the server's time to exit starts then, not only once
+// what is stuck here was delivered (it may never be: a server that stopped reading held the proxy
+// for ever).
+bool write_all(Session& s, int fd, const char* data, std::size_t size, int host_input = -1) {
+  // The host's stdout is usually a blocking pipe: a write there would block inside write() for as
+  // long as the host does not read, deaf to the stop flag (a host that never reads held the proxy
+  // for ever). So it is written only once poll says it takes PIPE_BUF bytes, at most that much.
+  const bool blocking = (::fcntl(fd, F_GETFL) & O_NONBLOCK) == 0;
   while (size > 0) {
-    ssize_t n = ::write(fd, data, size);
+    if (blocking && !wait_ready(s, fd, POLLOUT, host_input)) return false;
+    ssize_t n = ::write(fd, data, blocking ? std::min<std::size_t>(size, PIPE_BUF) : size);
     if (n > 0) {
       data += n;
       size -= static_cast<std::size_t>(n);
@@ -139,7 +160,7 @@ bool write_all(Session& s, int fd, const char* data, std::size_t size) {
     }
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      if (!wait_ready(s, fd, POLLOUT)) return false;
+      if (!wait_ready(s, fd, POLLOUT, host_input)) return false;
       continue;
     }
     return false;
@@ -166,7 +187,7 @@ bool forward(Session& s, int from, int to, Direction dir) {
     }
     framer.feed(std::string_view(buf, static_cast<std::size_t>(n)));
     while (framer.has_frame()) s.enqueue(dir, framer.pop());
-    if (writable && !write_all(s, to, buf, static_cast<std::size_t>(n))) {
+    if (writable && !write_all(s, to, buf, static_cast<std::size_t>(n), dir == Direction::ClientToServer ? from : -1)) {
       writable = false;
       if (dir == Direction::ServerToClient) s.host_gone = true;
       if (dir == Direction::ClientToServer) return false;  // the server no longer reads its stdin

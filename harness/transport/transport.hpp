@@ -49,7 +49,7 @@ struct Event {
   std::string text;
   std::optional<ExitStatus> status;
   std::uint64_t send = 0;  // Rejected: the refused send, counted from 1 since start()
-  int http_status = 0;     // Rejected: the HTTP status
+  int http_status = 0;     // Rejected: the HTTP status. Closed by a WebSocket close frame: its status
   bool message = false;    // Rejected: text is also a message (see above)
 };
 

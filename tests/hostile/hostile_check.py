@@ -13,6 +13,7 @@ sampled for that tag (the pids seen are printed: the check must see the target t
 after mcpspec has exited, any live process still carrying the tag is a leftover, reported and
 killed. Standard library only."""
 import argparse
+import json
 import os
 import resource
 import shlex
@@ -41,6 +42,11 @@ MAX_RSS_MB = 300
 # the fuzzer's pending anomalies were capped it held 170-320 MB, growing with the run's length.
 FLOOD_MAX_RSS_MB = 100
 MAX_RSS_OF = {"server/flood-stdout": FLOOD_MAX_RSS_MB, "fuzz/flood-stdout": FLOOD_MAX_RSS_MB}
+
+
+# The end must outlive the attack (about 6 s: a silent connection is closed after 5 s). One
+# scenario: the attack is the same in each.
+ENDS_RUN = ["scenarios/mcp/client/ping/answers-ping.json", "--startup-timeout-ms", "30000", "--timeout-ms", "30000", "--deadline", "40"]
 
 
 def waits(defaults, rest):
@@ -95,6 +101,29 @@ CASES = {
     "http/huge-headers": ("http", "huge-headers", [PING], {2}, "HTTP line longer than"),
     "http/redirect-loop": ("http", "redirect-loop", [PING], {1}, "-> 307"),
     "http/slowloris": ("http", "slowloris", [PING], {2}, "sent nothing in answer to initialize"),
+    # `mcpspec proxy` (stdio) between a hostile host (hostile_host.py, first word) and a hostile
+    # server (second word): it ends once the host is gone, whatever the server does, and exits with
+    # the server's status (143: ended by SIGTERM, 137: by SIGKILL).
+    "proxy/upstream-hang": ("proxy", "polite:hang", [], {143}, "the proxy ended"),
+    "proxy/upstream-no-read": ("proxy", "flood:no-read", [], {143}, "the proxy ended"),
+    "proxy/upstream-huge-line": ("proxy", "polite:huge-line", [], {143}, "the proxy ended"),
+    "proxy/upstream-exit-mid-message": ("proxy", "polite:exit-mid-message", [], {0}, "the proxy ended"),
+    "proxy/upstream-fork-and-exit": ("proxy", "polite:fork-and-exit", [], {0}, "the proxy ended"),
+    "proxy/upstream-ignore-term": ("proxy", "polite:ignore-term", [], {137}, "the proxy ended"),
+    "proxy/host-flood": ("proxy", "flood:polite", [], {0}, "the proxy ended"),
+    # The server blocks writing answers nobody reads, so it never sees its input end: SIGTERM.
+    "proxy/host-no-read": ("proxy", "no-read:polite", [], {143}, "the proxy ended"),
+    "proxy/host-huge-line": ("proxy", "huge-line:polite", [], {0}, "the proxy ended"),
+    "proxy/host-exit-mid": ("proxy", "exit-mid:polite", [], {0}, "the proxy ended"),
+    # mcpspec's own server ends under attack by the client under test (hostile_ends.py): each bound
+    # it checks is one more check here. The client never speaks MCP, so the scenario fails.
+    "ends/http": ("ends", "http", ENDS_RUN, {1, 2}, "FAIL"),
+    "ends/sse": ("ends", "sse", ENDS_RUN, {1, 2}, "FAIL"),
+    "ends/ws": ("ends", "ws", ENDS_RUN, {1, 2}, "FAIL"),
+    # The HTTP proxy's --listen end under the same attack (its upstream answers 405 to what passes),
+    # and the proxy with an upstream that never answers: SIGTERM must still end it.
+    "ends/proxy": ("proxy-http", "--proxy:refuse", [], {0}, "the proxy ended"),
+    "proxy/http-upstream-silent": ("proxy-http", "--proxy-silent:silent", [], {0}, "the proxy ended"),
 }
 
 
@@ -182,6 +211,20 @@ def judge(check, name, code, output, rss_mb, seen, leftovers, codes, text, bound
     check(not leftovers, f"processes left behind: {leftovers}")
 
 
+def attack_checks(check, results_path, at_least):
+    """Each bound hostile_ends.py attacked is a check of its own."""
+    try:
+        with open(results_path) as f:
+            results = json.load(f)
+    except (OSError, ValueError) as e:
+        check(False, f"the attacker wrote no results: {e}")
+        return
+    check(len(results) >= at_least, f"the attacker checked only {sorted(results)}")
+    for name, outcome in results.items():
+        print(f"  {name}: {outcome}")
+        check(outcome == "ok", f"{name}: {outcome}")
+
+
 def kill_all(pids):
     for p in pids:
         try:
@@ -219,6 +262,20 @@ def run_case(a):
                     *waits(FUZZ_WAITS, rest)]
         elif kind == "client":
             argv = [mcpspec, "run", "--client", client(mode), *report, *waits(RUN_WAITS, rest)]
+        elif kind == "proxy":
+            host_mode, server_mode = mode.split(":")
+            argv = [sys.executable, os.path.join(HERE, "hostile_host.py"), host_mode, mcpspec, "proxy",
+                    "--shutdown-ms", "500", "--", *shlex.split(server(server_mode)), *rest]
+        elif kind == "proxy-http":
+            results = os.path.join(tmp, "attack.json")
+            how, upstream_mode = mode.split(":")
+            http, url = start_http(upstream_mode, tmp)
+            argv = [sys.executable, os.path.join(HERE, "hostile_ends.py"), how, mcpspec, url, results]
+        elif kind == "ends":
+            results = os.path.join(tmp, "attack.json")
+            attacker = shlex.join([sys.executable, os.path.join(HERE, "hostile_ends.py")])
+            argv = [mcpspec, "run", "--client", f"{attacker} {{url}} {shlex.quote(results)}", "--transport", mode,
+                    *report, *waits(RUN_WAITS, rest)]
         else:
             http, url = start_http(mode, tmp)
             argv = [mcpspec, "run", "--url", url, *report, *waits(RUN_WAITS, rest)]
@@ -241,6 +298,8 @@ def run_case(a):
         judge(check, a.case, code, output, rss_mb, seen, leftovers, codes, text, WALL_BOUND_S,
               MAX_RSS_OF.get(a.case, MAX_RSS_MB),
               expect_target=kind != "http")
+        if kind in ("ends", "proxy-http"):
+            attack_checks(check, results, 10 if kind == "ends" or mode.startswith("--proxy:") else 1)
     return check.finish()
 
 

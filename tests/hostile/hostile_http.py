@@ -33,6 +33,13 @@ class Hostile(http.server.BaseHTTPRequestHandler):
     do_GET = do_POST
     do_DELETE = do_POST
 
+    def mode_refuse(self):
+        # Answers every request at once with 405 (the upstream of the proxy's own-end test:
+        # what passes the proxy's guard gets an answer).
+        self.send_response(405)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     def mode_silent(self):
         # Accepts the request and never answers.
         sleep_forever()
@@ -74,7 +81,7 @@ class Hostile(http.server.BaseHTTPRequestHandler):
         sleep_forever()
 
 
-MODES = ["silent", "endless-sse", "huge-headers", "redirect-loop", "slowloris"]
+MODES = ["refuse", "silent", "endless-sse", "huge-headers", "redirect-loop", "slowloris"]
 
 
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):

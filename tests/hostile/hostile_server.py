@@ -152,6 +152,7 @@ def bad_utf8():
 
 
 MODES = {
+    "polite": serve,  # answers initialize and ping, as the host of a proxy case needs
     "hang": lambda: (in_background(drain), sleep_forever()),
     "no-read": no_read,
     "flood-stdout": flood(write, b"x" * 4095 + b"\n"),

@@ -164,7 +164,7 @@ def host_session(port, n):
         got.append(post(port, msg, sid))
     # The GET stream: its first event arrives while the stream stays open; the host then closes it.
     s = socket.create_connection(("127.0.0.1", port), timeout=DEADLINE_S)
-    s.sendall(f"GET /mcp HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nMcp-Session-Id: {sid}\r\n\r\n".encode())
+    s.sendall(f"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nAccept: text/event-stream\r\nMcp-Session-Id: {sid}\r\n\r\n".encode())
     buf = b""
     while b"notifications/message" not in buf:
         chunk = s.recv(65536)

@@ -28,10 +28,7 @@ void LegacySseServer::note(const std::string& line) { events_.push(Event{Event::
 
 void LegacySseServer::start() {
   server_ = std::make_unique<httplib::Server>();
-  server_->new_task_queue = [] { return new httplib::ThreadPool(16); };
   server_->set_payload_max_length(options_.max_message_bytes);
-  server_->set_read_timeout(std::chrono::seconds(10));
-  server_->set_keep_alive_timeout(5);
   server_->Get("/sse", [this](const httplib::Request& q, httplib::Response& r) { on_sse(q, r); });
   server_->Post("/messages", [this](const httplib::Request& q, httplib::Response& r) { on_message(q, r); });
   server_->set_error_handler([this](const httplib::Request& q, httplib::Response& r) {
@@ -42,7 +39,10 @@ void LegacySseServer::start() {
       record(q, r.status, {{"to_endpoint", false}});
     }
   });
-  port_ = listen_on_loopback(*server_, thread_);
+  port_ = listen_for_client(*server_, thread_, 16, [this](const httplib::Request& q, int status, const std::string& why) {
+    note(fmt::format("{} {} refused ({}): {}", q.method, q.path, status, why));
+    record(q, status, {{"refused", why}});
+  });
 }
 
 std::string LegacySseServer::url() const { return fmt::format("http://127.0.0.1:{}/sse", port_); }

@@ -1,5 +1,6 @@
 #include "harness/transport/http/websocket_server.hpp"
 
+#include "harness/transport/http/request_guard.hpp"
 #include "harness/transport/http/ws_frame.hpp"
 
 #include <fmt/format.h>
@@ -20,8 +21,8 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::size_t kMaxHead = 64 * 1024;
-constexpr int kHandshakeMs = 5000;
+constexpr std::size_t kMaxHead = RequestLimits::kMaxHeadBytes;
+constexpr int kHandshakeMs = RequestLimits::kIdleSeconds * 1000;
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -49,10 +50,6 @@ bool has_token(const std::string& list, const std::string& token) {
 bool valid_key(const std::string& k) {
   if (k.size() != 24 || k.substr(22) != "==") return false;
   return std::all_of(k.begin(), k.begin() + 22, [](unsigned char c) { return std::isalnum(c) || c == '+' || c == '/'; });
-}
-
-std::string close_payload(int code) {
-  return std::string{static_cast<char>((code >> 8) & 0xFF), static_cast<char>(code & 0xFF)};
 }
 
 }  // namespace
@@ -87,12 +84,36 @@ void WebSocketServer::accept_loop() {
     if (::poll(&p, 1, 100) <= 0) continue;
     int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
     if (fd < 0) continue;
-    std::lock_guard<std::mutex> lock(mu_);
-    if (connections_.size() >= 64) {  // a client reconnecting in a loop cannot exhaust threads
-      ::close(fd);
-      continue;
+    std::vector<std::thread> ended;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      // Join the threads of connections that ended, so a client reconnecting in a loop holds
+      // neither threads nor a growing list.
+      for (auto it = connections_.begin(); it != connections_.end();) {
+        if (it->done->load()) {
+          ended.push_back(std::move(it->thread));
+          it = connections_.erase(it);
+        } else {
+          ++it;
+        }
+      }
+      if (connections_.size() < static_cast<std::size_t>(RequestLimits::kMaxConnections)) {
+        auto done = std::make_shared<std::atomic<bool>>(false);
+        connections_.push_back({std::thread([this, fd, done] {
+                                  serve(fd);
+                                  done->store(true);
+                                }),
+                                done});
+        fd = -1;
+      }
     }
-    connections_.emplace_back([this, fd] { serve(fd); });
+    for (auto& t : ended) t.join();
+    if (fd >= 0) {
+      static const std::string busy = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+      (void)::send(fd, busy.data(), busy.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+      ::close(fd);
+      note(fmt::format("more than {} WebSocket connections: one more answered 503 and closed", RequestLimits::kMaxConnections));
+    }
   }
 }
 
@@ -112,6 +133,11 @@ bool WebSocketServer::handshake(int fd) {
     if (n <= 0) return false;
     head.append(buf, static_cast<std::size_t>(n));
   }
+  // A head that arrived whole in a few reads is only measured here.
+  if (head.find("\r\n\r\n") + 4 > kMaxHead) {
+    note("WebSocket handshake head over 64 KiB: connection closed");
+    return false;
+  }
   // Bytes after the head would be frames sent before our answer, which a client must not do.
   head.erase(head.find("\r\n\r\n"));
   std::string request_line = head.substr(0, head.find("\r\n"));
@@ -130,12 +156,14 @@ bool WebSocketServer::handshake(int fd) {
   path = path.substr(0, path.find(' '));
 
   std::string problem;
-  if (method != "GET") problem = "the opening handshake is a " + method + ", not a GET";
+  const std::string forbidden = forbidden_reason(h("host"), h("origin"), ListenAddress{"127.0.0.1", port_});
+  if (!forbidden.empty()) problem = forbidden;
+  else if (method != "GET") problem = "the opening handshake is a " + method + ", not a GET";
   else if (!has_token(h("upgrade"), "websocket")) problem = "no Upgrade: websocket";
   else if (!has_token(h("connection"), "upgrade")) problem = "Connection does not list Upgrade";
   else if (h("sec-websocket-version") != "13") problem = "Sec-WebSocket-Version is not 13";
   else if (!valid_key(h("sec-websocket-key"))) problem = "Sec-WebSocket-Key is not base64 of 16 bytes";
-  int status = problem.empty() ? 101 : 400;
+  int status = problem.empty() ? 101 : forbidden.empty() ? 400 : 403;
   {
     std::lock_guard<std::mutex> lock(mu_);
     if (records_.size() < 1000)
@@ -147,8 +175,9 @@ bool WebSocketServer::handshake(int fd) {
   }
   std::string answer;
   if (!problem.empty()) {
-    answer = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
-    note("WebSocket handshake refused (400): " + problem);
+    answer = fmt::format("HTTP/1.1 {}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                         status == 403 ? "403 Forbidden" : "400 Bad Request");
+    note(fmt::format("WebSocket handshake refused ({}): {}", status, problem));
   } else {
     bool mcp = has_token(h("sec-websocket-protocol"), "mcp");
     answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: " +
@@ -228,9 +257,7 @@ void WebSocketServer::serve(int fd) {
         } catch (const TransportError&) {
         }
       } else if (m.opcode == WsOpcode::Close) {
-        int code = m.payload.size() >= 2 ? (static_cast<unsigned char>(m.payload[0]) << 8) |
-                                               static_cast<unsigned char>(m.payload[1])
-                                         : 1005;
+        int code = ws_close_code(m.payload);
         bool answer;
         {
           std::lock_guard<std::mutex> lock(mu_);
@@ -250,7 +277,7 @@ void WebSocketServer::serve(int fd) {
     if (!ok) {
       note("WebSocket protocol error from the client: " + decoder.error());
       try {
-        write_frame(fd, ws_server_frame(WsOpcode::Close, close_payload(decoder.error().find("larger") != std::string::npos ? 1009 : 1002)),
+        write_frame(fd, ws_server_frame(WsOpcode::Close, ws_close_payload(decoder.error().find("larger") != std::string::npos ? 1009 : 1002)),
                     Deadline::after_ms(1000));
       } catch (const TransportError&) {
       }
@@ -299,7 +326,7 @@ void WebSocketServer::close() {
   }
   if (fd < 0) return;
   try {
-    write_frame(fd, ws_server_frame(WsOpcode::Close, close_payload(1000)), Deadline::after_ms(1000));
+    write_frame(fd, ws_server_frame(WsOpcode::Close, ws_close_payload(1000)), Deadline::after_ms(1000));
   } catch (const TransportError&) {
   }
   note("the server closed the WebSocket (close code 1000)");
@@ -326,13 +353,13 @@ json WebSocketServer::requests() const {
 void WebSocketServer::stop() {
   if (stopping_.exchange(true)) return;
   if (acceptor_.joinable()) acceptor_.join();
-  std::vector<std::thread> threads;
+  std::vector<Connection> connections;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    threads.swap(connections_);
+    connections.swap(connections_);
   }
-  for (auto& t : threads)
-    if (t.joinable()) t.join();  // each notices stopping_ within 100 ms (poll slices)
+  for (auto& c : connections)
+    if (c.thread.joinable()) c.thread.join();  // each notices stopping_ within 100 ms (poll slices)
   if (listen_fd_ >= 0) ::close(listen_fd_);
   listen_fd_ = -1;
 }

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <mutex>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -44,7 +45,13 @@ class WebSocketServer : public ClientSideServer {
   int port_ = 0;
   Clock::time_point started_ = Clock::now();
   std::thread acceptor_;
-  std::vector<std::thread> connections_;
+  // One thread per connection; `done` is set as it ends, so the acceptor can join it and count
+  // only live ones against RequestLimits::kMaxConnections.
+  struct Connection {
+    std::thread thread;
+    std::shared_ptr<std::atomic<bool>> done;
+  };
+  std::vector<Connection> connections_;
   std::atomic<bool> stopping_{false};
 
   mutable std::mutex mu_;

@@ -86,9 +86,18 @@ void WebSocketTransport::read_loop() {
           case WsOpcode::Binary: note("ignored a binary frame of " + std::to_string(m.payload.size()) + " bytes"); break;
           case WsOpcode::Ping: write_frame(WsOpcode::Pong, m.payload, Deadline::after_ms(2000)); break;
           case WsOpcode::Close:
-            write_frame(WsOpcode::Close, m.payload.substr(0, 2), Deadline::after_ms(1000));
-            events_.push(Event{Event::Type::Closed, "the server sent a WebSocket close frame", {}});
+          {
+            try {
+              write_frame(WsOpcode::Close, m.payload.substr(0, 2), Deadline::after_ms(1000));
+            } catch (const TransportError&) {
+              // The server may drop the connection right after its close frame; its status counts.
+            }
+            Event closed{Event::Type::Closed, "the server sent a WebSocket close frame", {}};
+            closed.http_status = ws_close_code(m.payload);
+            closed.text += " (status " + std::to_string(closed.http_status) + ")";
+            events_.push(std::move(closed));
             return;
+          }
           default: break;
         }
       }
@@ -108,7 +117,7 @@ void WebSocketTransport::read_loop() {
 void WebSocketTransport::close_input() {
   try {
     // Status 1000, normal closure.
-    write_frame(WsOpcode::Close, std::string("\x03\xE8", 2), Deadline::after_ms(1000));
+    write_frame(WsOpcode::Close, ws_close_payload(1000), Deadline::after_ms(1000));
     note("sent a close frame");
   } catch (const TransportError& e) {
     note(std::string("close frame: ") + e.what());

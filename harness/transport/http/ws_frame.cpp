@@ -31,6 +31,15 @@ std::string ws_server_frame(WsOpcode op, std::string_view payload) {
   return frame_header(op, payload.size(), false) + std::string(payload);
 }
 
+std::string ws_close_payload(int code) {
+  return std::string{static_cast<char>((code >> 8) & 0xFF), static_cast<char>(code & 0xFF)};
+}
+
+int ws_close_code(std::string_view payload) {
+  if (payload.size() < 2) return 1005;
+  return (static_cast<unsigned char>(payload[0]) << 8) | static_cast<unsigned char>(payload[1]);
+}
+
 std::string ws_base64(const unsigned char* data, std::size_t n) {
   static const char* t = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;

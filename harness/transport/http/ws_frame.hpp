@@ -18,6 +18,11 @@ std::string ws_client_frame(WsOpcode op, std::string_view payload, std::uint32_t
 // One frame from server to client (FIN set, unmasked).
 std::string ws_server_frame(WsOpcode op, std::string_view payload);
 
+// A close frame's payload: the status code, two bytes big-endian (RFC 6455 section 5.5.1).
+std::string ws_close_payload(int code);
+// The status code a close frame's payload carries; 1005 ("no status received") when it has none.
+int ws_close_code(std::string_view payload);
+
 // Standard base64 (RFC 4648, with padding).
 std::string ws_base64(const unsigned char* data, std::size_t n);
 // The Sec-WebSocket-Accept that answers Sec-WebSocket-Key `key` (RFC 6455 section 4.2.2).
