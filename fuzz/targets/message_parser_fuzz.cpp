@@ -8,7 +8,8 @@
 // Invariants (abort when broken):
 //  - framing does not depend on how the bytes were chunked, and frames rebuild the input exactly;
 //    oversize frames report a length above the limit and keep a short prefix only;
-//  - JSON parsing throws nothing but parse_error and out_of_range (what the session catches);
+//  - JSON parsing throws nothing but parse_error and out_of_range (what the session catches;
+//    FrameParser checks the type of the error json::parse would throw, without throwing it);
 //  - classify() is total (never throws) and consistent with the value's shape;
 //  - a classified message serializes and re-parses to the same value, integers as integers and
 //    floats as floats (so it classifies the same: classify() reads nothing else);
