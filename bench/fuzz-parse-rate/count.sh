@@ -1,7 +1,7 @@
 #!/bin/sh
 # Instructions per input of message_parser's work against a bare nlohmann parse of the same
-# inputs, counted by callgrind (repeatable, unlike exec/s on a shared machine): the floor of the
-# exec/s ratio that run.sh measures, without the sanitizers' and libFuzzer's costs on top.
+# inputs, counted by callgrind (repeatable, unlike exec/s on a shared machine): what each side's
+# own code costs, without the sanitizers' and libFuzzer's costs on top.
 # BUILD is a build without libFuzzer (message_parser_regress and bare_json_parse_regress, e.g. the
 # Release build); CORPUS a folder of message_parser inputs (selector byte first), such as the
 # final corpus of a run.sh run. The bare parse gets each input without its selector byte.
@@ -69,8 +69,8 @@ parts = [  # functions that do not call one another, so the shares add up
 ]
 print(f"{n} inputs; instructions per input (callgrind; the schema registry's load taken out):")
 print(f"  bare nlohmann parse   {bare / n:12,.0f}")
-print(f"  message_parser        {target / n:12,.0f}   {target / bare if bare else 0:.1f}x the bare parse: "
-      f"exec/s ratio at most {bare / target if target else 0:.3f}x before sanitizers and libFuzzer")
+print(f"  message_parser        {target / n:12,.0f}   {target / bare if bare else 0:.1f}x the bare parse "
+      f"(instruction ratio {bare / target if target else 0:.3f}x)")
 rest = target
 for label, key in parts:
     c = net("mp", *key)
