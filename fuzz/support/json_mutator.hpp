@@ -79,6 +79,8 @@ class JsonMutator {
 // with a newline, and the only one when it has none).
 std::vector<std::string> split_lines(std::string_view text);
 
+// Whether parse_json() would give a value, found without building it.
+bool is_json(std::string_view text);
 // Parses without throwing and without recursing deeper than the nlohmann serializer can take.
 std::optional<nlohmann::json> parse_json(std::string_view text);
 

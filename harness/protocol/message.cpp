@@ -41,7 +41,7 @@ Classified classify(const nlohmann::json& m) {
   auto jr = m.find("jsonrpc");
   if (jr == m.end()) {
     c.problems.push_back("missing \"jsonrpc\": \"2.0\"");
-  } else if (!jr->is_string() || jr->get<std::string>() != "2.0") {
+  } else if (!jr->is_string() || jr->get_ref<const std::string&>() != "2.0") {
     c.problems.push_back("\"jsonrpc\" is " + jr->dump() + ", not \"2.0\"");
   }
   auto id = m.find("id");
