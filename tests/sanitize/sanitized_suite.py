@@ -117,8 +117,11 @@ def test(args) -> int:
     if args.mcpspec:
         # The default run as .ci/setup does it, against the sanitized reference systems; its
         # baselines apply, so exit 0 is the expected outcome.
+        # ASan and UBSan make every process several times slower; the default waits (5 s per
+        # step, also a `run` step's command) were timed for Release binaries, and a loaded 2-core
+        # machine ran chant's `init` past them. Twice the wait, half the default parallelism.
         cmd = [args.mcpspec, "run", "--targets", str(sanitized_targets_file(args)), "--quiet",
-               "--deadline", "900", "--report", f"json:{pathlib.Path(args.build) / 'report.json'}"]
+               "--timeout-ms", "10000", "-j", "8", "--deadline", "900", "--report", f"json:{pathlib.Path(args.build) / 'report.json'}"]
         if run(cmd, env=env, cwd=args.src) != 0:
             failures.append("default run")
     found = collect_reports(reports)
