@@ -144,6 +144,7 @@ constexpr std::array kFaults = {
     FaultInfo{Fault::unknown_task_not_32602, "unknown-task-not-32602", "(2026-07-28) tasks/get of an unknown taskId answers a made-up working task instead of -32602", false},
     FaultInfo{Fault::cancel_not_complete, "cancel-not-complete", "(2026-07-28) tasks/cancel of a finished task is refused with -32602 instead of acknowledged", false},
     FaultInfo{Fault::completed_result_differs, "completed-result-differs", "(2026-07-28) a completed task spreads its result over the task instead of carrying it in result", false},
+    FaultInfo{Fault::update_unknown_key_refused, "update-unknown-key-refused", "(2026-07-28) tasks/update naming an input key the task never asked for is refused with -32602 instead of ignored", false},
     FaultInfo{Fault::tasks_served_undeclared, "tasks-served-undeclared", "(2026-07-28) tasks/get and tasks/cancel are served also when the request did not declare the extension", false},
     FaultInfo{Fault::crash_on_deep_nesting, "crash-on-deep-nesting",
               "aborts (SIGABRT) on a request whose params nest deeper than 32 levels", false},

@@ -75,6 +75,7 @@ enum class Fault {
   cancel_not_complete,
   completed_result_differs,
   tasks_served_undeclared,
+  update_unknown_key_refused,
   // Found only by the live fuzzer (`mcpspec fuzz`): the generic suite never sends such input.
   // faults.json lists them under "fuzz_only".
   crash_on_deep_nesting,

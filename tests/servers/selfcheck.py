@@ -1218,6 +1218,8 @@ MODERN_PROBES = {
     "cancel-not-complete": lambda s: error_code(task_op(s, "tasks/cancel", polled_task(s, 2)[0])) == -32602,
     "completed-result-differs": lambda s: "content" in polled_task(s, 2)[1]["result"] and
     "result" not in polled_task(s, 2)[1]["result"],
+    "update-unknown-key-refused": lambda s: error_code(modern(
+        s, "tasks/update", {"taskId": polled_task(s, 0)[0], "inputResponses": {"nothing": {"action": "decline"}}}, TASKS)[0]) == -32602,
     "tasks-served-undeclared": lambda s: "result" in task_op(s, "tasks/get", start_report(s)["result"]["taskId"], {}),
     "listen-unrequested-kind": lambda s: sorted(_listen_tags(s, {"A": {"toolsListChanged": True},
                                                                  "B": {"promptsListChanged": True}})) == ["A", "B"],

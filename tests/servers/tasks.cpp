@@ -112,6 +112,8 @@ Outcome Tasks::serve(Session& s, const std::string& method, const Request& req) 
     // slow_report never asks for input: responses to keys that are not outstanding are ignored (XTASK-19).
     const json* responses = find_member(req.params, "inputResponses");
     if (responses == nullptr || !responses->is_object()) fail(rpc_code::invalid_params, "params.inputResponses must be an object");
+    if (s.faulty(Fault::update_unknown_key_refused) && !responses->empty())
+      fail(rpc_code::invalid_params, "task " + id + " has no outstanding input request " + responses->begin().key());
     return Outcome::ok(json::object());
   }
   // tasks/cancel: acknowledged whatever the state; a terminal task stays as it is (XTASK-23).
