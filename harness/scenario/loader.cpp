@@ -304,6 +304,7 @@ std::vector<std::string> matcher_pointers(const nlohmann::json& step) {
   if (!step.is_object()) return out;
   for (const char* key : {"expect", "expect_no", "collect", "matches", "where", "text", "json", "end_if"})
     if (step.contains(key)) out.push_back(std::string("/") + key);
+  if (step.contains("if") && step["if"].is_object() && step["if"].contains("matches")) out.push_back("/if/matches");
   if (step.contains("expect_unordered") && step["expect_unordered"].is_array())
     for (std::size_t i = 0; i < step["expect_unordered"].size(); ++i)
       out.push_back("/expect_unordered/" + std::to_string(i));

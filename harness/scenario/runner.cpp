@@ -329,6 +329,8 @@ class Execution : public StepExecutor {
     std::size_t limit = step.value("limit", 50);
     bool only_callable = step.value("callable", false);
     json saved = vars_.contains(as) ? vars_[as] : json(nullptr);
+    // Each item's label starts from the foreach's own, not from the last step of the item before.
+    const std::string outer_label = current_label_;
     std::size_t done = 0;
     for (std::size_t i = 0; i < items.size() && done < limit; ++i) {
       const json& item = items[i];
@@ -340,7 +342,7 @@ class Execution : public StepExecutor {
                              : item.is_object() && item.contains("uri") && item["uri"].is_string()
                                    ? item["uri"].get<std::string>()
                                    : std::to_string(i);
-      run_steps(step["steps"], index, (current_label_.empty() ? "" : current_label_ + ", ") + as + " " + name);
+      run_steps(step["steps"], index, (outer_label.empty() ? "" : outer_label + ", ") + as + " " + name);
       ++done;
     }
     if (saved.is_null()) vars_.erase(as);

@@ -116,10 +116,18 @@ void StepExecutor::run_steps(const json& steps, int base_index, const std::strin
   }
 }
 
+// The value part of a step's "if" (both roles): {"check": VALUE, "matches": MATCHER} runs the step
+// only when the value built from captures matches, e.g. follow up a tool call only when it was
+// answered with a task handle.
+bool StepExecutor::value_condition_holds(const json& cond) const {
+  if (!cond.contains("check")) return true;
+  return filter_matches(subst(cond["matches"]), subst(cond["check"]), "the value of the step's if");
+}
+
 void StepExecutor::run_step(const json& step, int index, const std::string& label) {
   current_index_ = index;
   current_label_ = label;
-  if (step.contains("if") && !condition_holds(step["if"])) {
+  if (step.contains("if") && !(condition_holds(step["if"]) && value_condition_holds(step["if"]))) {
     conv_->event(fmt::format("step {} skipped: its condition does not hold", index));
     return;
   }

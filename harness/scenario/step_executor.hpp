@@ -57,6 +57,7 @@ class StepExecutor {
   virtual void dispatch_role(const StepAction& action, const nlohmann::json& step, Deadline dl) = 0;
   // Whether a step's "if" holds.
   virtual bool condition_holds(const nlohmann::json& cond) const = 0;
+  bool value_condition_holds(const nlohmann::json& cond) const;
   // Called before each step runs (a client role refreshes ${http_requests}).
   virtual void before_step() {}
   // Called with each message an expect or request took (a client role tracks its requests).

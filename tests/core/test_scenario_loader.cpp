@@ -383,3 +383,15 @@ TEST_CASE("loader: matcher_pointers lists where a step's matchers are", "[core][
         std::vector<std::string>{"/text", "/json"});
   CHECK(matcher_pointers(json::parse("[1]")).empty());
 }
+
+TEST_CASE("loader: an if that checks a capture needs both check and a valid matcher", "[core][loader]") {
+  auto ok = load_scenario_text(
+      with_steps(R"([{"sleep_ms": 1, "if": {"check": "${x}", "matches": {"result": {"resultType": "task"}}}}])"),
+      "/virtual/dir/ok.json");
+  CHECK(ok.errors.empty());
+  auto lone = load_scenario_text(with_steps(R"([{"sleep_ms": 1, "if": {"check": "${x}"}}])"), "/virtual/dir/bad.json");
+  CHECK_FALSE(lone.errors.empty());
+  CHECK_THAT(all_errors(lone), Catch::Contains("/steps/0/if"));
+  auto bad = only_error(with_steps(R"([{"sleep_ms": 1, "if": {"check": "${x}", "matches": {"$nosuch": 1}}}])"));
+  CHECK(bad.pointer.rfind("/steps/0/if/matches", 0) == 0);
+}

@@ -39,6 +39,9 @@ json capabilities_object(const Options& opt, Version v) {
   if (declares(opt, v, Capability::prompts)) caps["prompts"] = {{"listChanged", true}};
   if (declares(opt, v, Capability::logging)) caps["logging"] = json::object();
   if (declares(opt, v, Capability::completions)) caps["completions"] = json::object();
+  // The tasks extension serves the slow_report tool, so it comes with the tools (2026-07-28 only).
+  if (v >= Version::v2026_07_28 && declares(opt, v, Capability::tools))
+    caps["extensions"] = {{"io.modelcontextprotocol/tasks", json::object()}};
   return caps;
 }
 

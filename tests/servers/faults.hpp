@@ -67,6 +67,15 @@ enum class Fault {
   listen_no_ack,
   listen_unrequested_kind,
   list_varies_per_request,
+  // The tasks extension at 2026-07-28 (tasks.cpp).
+  task_without_declaration,
+  no_required_capability_error,
+  task_result_type_on_get,
+  unknown_task_not_32602,
+  cancel_not_complete,
+  completed_result_differs,
+  tasks_served_undeclared,
+  update_unknown_key_refused,
   // Found only by the live fuzzer (`mcpspec fuzz`): the generic suite never sends such input.
   // faults.json lists them under "fuzz_only".
   crash_on_deep_nesting,

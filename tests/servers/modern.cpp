@@ -91,6 +91,7 @@ Outcome route_modern(Session& s, const std::string& method, const Request& req) 
          {{"method", method}});
   }
   if (method == "subscriptions/listen") return s.listens().open(s, req);
+  if (method.starts_with("tasks/")) return s.tasks().serve(s, method, req);
   return s.serve_method(method, req);
 }
 

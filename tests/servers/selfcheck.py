@@ -617,6 +617,7 @@ def check_modern():
     s.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "L1"}})
     resp, notes = modern(s, "tools/call", {"name": "touch_catalog", "arguments": {}})
     check(notes == [], "modern: nothing more on a cancelled subscription")
+    check_tasks_extension(s)
     init = s.initialize()
     check(init.get("result", {}).get("protocolVersion") == LATEST, "modern: initialize still opens a legacy session")
     resp, _ = s.request("ping")
@@ -632,6 +633,38 @@ def check_modern():
     resp, _ = modern(m, "server/discover")
     check(resp.get("result", {}).get("supportedVersions") == [MODERN], "modern-only: discover lists 2026-07-28 only")
     m.close()
+
+
+def check_tasks_extension(s):
+    """The tasks extension at 2026-07-28: slow_report as a task, polled to its result, cancelled."""
+    resp, _ = modern(s, "server/discover")
+    check("io.modelcontextprotocol/tasks" in resp["result"]["capabilities"].get("extensions", {}),
+          "tasks: discover declares the extension")
+    refused = start_report(s, {})
+    check(error_code(refused) == -32021 and "io.modelcontextprotocol/tasks" in
+          refused["error"].get("data", {}).get("requiredCapabilities", {}).get("extensions", {}),
+          "tasks: slow_report without the extension -> -32021 naming it")
+    handle = start_report(s)["result"]
+    other = start_report(s)["result"]
+    check(handle.get("resultType") == "task" and handle.get("status") == "working" and handle.get("ttlMs") and
+          handle.get("pollIntervalMs") and len(handle.get("taskId", "")) >= 32 and handle["taskId"] != other["taskId"],
+          "tasks: slow_report with the extension -> a working task handle with a random id")
+    tid = handle["taskId"]
+    first, second = task_op(s, "tasks/get", tid)["result"], task_op(s, "tasks/get", tid)["result"]
+    check(first.get("resultType") == "complete" and first.get("status") == "working" and "result" not in first,
+          "tasks: the first tasks/get -> working")
+    check(second.get("status") == "completed" and text_of(second.get("result", {})) == "report on q3: 3 sections",
+          "tasks: the second tasks/get -> completed with the call's result")
+    check(task_op(s, "tasks/cancel", tid).get("result") is not None and
+          task_op(s, "tasks/get", tid)["result"]["status"] == "completed",
+          "tasks: cancelling a completed task is acknowledged and changes nothing")
+    check(task_op(s, "tasks/cancel", other["taskId"]).get("result", {}).get("resultType") == "complete" and
+          task_op(s, "tasks/get", other["taskId"])["result"]["status"] == "cancelled",
+          "tasks: cancelling a working task -> cancelled")
+    check(error_code(task_op(s, "tasks/get", "no-such-task")) == -32602, "tasks: an unknown taskId -> -32602")
+    check(error_code(task_op(s, "tasks/get", tid, {})) == -32021, "tasks: tasks/get without the extension -> -32021")
+    ack = modern(s, "tasks/update", {"taskId": tid, "inputResponses": {"nothing": {"action": "decline"}}}, TASKS)[0]
+    check(ack.get("result", {}).get("resultType") == "complete", "tasks: tasks/update for no outstanding key is ignored")
 
 
 def check_profiles():
@@ -1123,6 +1156,27 @@ def probe(fault):
     return None
 
 
+TASKS = {"extensions": {"io.modelcontextprotocol/tasks": {}}}
+
+
+def start_report(s, caps=TASKS):
+    """tools/call slow_report: a task handle when caps declare the tasks extension."""
+    return modern(s, "tools/call", {"name": "slow_report", "arguments": {"topic": "q3"}}, caps)[0]
+
+
+def task_op(s, method, task_id, caps=TASKS):
+    return modern(s, method, {"taskId": task_id}, caps)[0]
+
+
+def polled_task(s, polls):
+    """A new task's id and the answer to its last of `polls` tasks/get requests."""
+    tid = start_report(s)["result"]["taskId"]
+    got = None
+    for _ in range(polls):
+        got = task_op(s, "tasks/get", tid)
+    return tid, got
+
+
 def _listen_tags(s, kinds_by_id):
     for rid, kinds in kinds_by_id.items():
         listen(s, rid, kinds)
@@ -1156,6 +1210,17 @@ MODERN_PROBES = {
     "listen-no-ack": lambda s: listen(s, "L", {"toolsListChanged": True}) == [],
     "list-varies-per-request": lambda s: modern(s, "tools/list")[0]["result"]["tools"] !=
     modern(s, "tools/list")[0]["result"]["tools"],
+    "task-without-declaration": lambda s: start_report(s, {}).get("result", {}).get("resultType") == "task",
+    "no-required-capability-error": lambda s: error_code(start_report(s, {})) == -32021 and
+    "data" not in start_report(s, {})["error"],
+    "task-result-type-on-get": lambda s: polled_task(s, 1)[1]["result"]["resultType"] == "task",
+    "unknown-task-not-32602": lambda s: "result" in task_op(s, "tasks/get", "no-such-task"),
+    "cancel-not-complete": lambda s: error_code(task_op(s, "tasks/cancel", polled_task(s, 2)[0])) == -32602,
+    "completed-result-differs": lambda s: "content" in polled_task(s, 2)[1]["result"] and
+    "result" not in polled_task(s, 2)[1]["result"],
+    "update-unknown-key-refused": lambda s: error_code(modern(
+        s, "tasks/update", {"taskId": polled_task(s, 0)[0], "inputResponses": {"nothing": {"action": "decline"}}}, TASKS)[0]) == -32602,
+    "tasks-served-undeclared": lambda s: "result" in task_op(s, "tasks/get", start_report(s)["result"]["taskId"], {}),
     "listen-unrequested-kind": lambda s: sorted(_listen_tags(s, {"A": {"toolsListChanged": True},
                                                                  "B": {"promptsListChanged": True}})) == ["A", "B"],
 }

@@ -18,6 +18,7 @@
 #include "pagination.hpp"
 #include "protocol_version.hpp"
 #include "slow_calls.hpp"
+#include "tasks.hpp"
 #include "wire.hpp"
 
 namespace testserver {
@@ -46,6 +47,7 @@ class Session {
   // The capabilities the modern request being handled declared in its _meta ({} otherwise).
   const json& client_capabilities() const { return client_caps_; }
   Listens& listens() { return listens_; }
+  Tasks& tasks() { return tasks_; }
   // The input-state-carried fault: an answered round the confirm tool should not remember.
   bool remembered_confirmation() const { return remembered_confirmation_; }
   void remember_confirmation() { remembered_confirmation_ = true; }
@@ -80,6 +82,7 @@ class Session {
   CursorCodec cursors_;
   std::set<std::string> subscriptions_;
   Listens listens_;
+  Tasks tasks_;  // the tasks extension's tasks of this connection (2026-07-28)
   bool modern_ = false;        // a modern request is being handled
   json client_caps_ = json::object();
   bool remembered_confirmation_ = false;

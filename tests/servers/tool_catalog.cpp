@@ -65,6 +65,12 @@ std::vector<ToolSpec> tool_specs(const Options& opt) {
                     {"required", {"region"}},
                     {"additionalProperties", false}},
                    true, true});
+  // Runs only as a task of the tasks extension (tasks.cpp): -32021 without it.
+  specs.push_back({"slow_report", "Slow report", "Writes a report on a topic as a task (needs the io.modelcontextprotocol/tasks extension).",
+                   {{"type", "object"},
+                    {"properties", {{"topic", {{"type", "string"}, {"description", "What the report is about"}}}}},
+                    {"additionalProperties", false}},
+                   true, true});
   if (opt.fault == Fault::tool_name_invalid) {
     specs.push_back({kBadlyNamedTool, "Badly named", "Says hello; its name breaks the naming rules.",
                      no_arguments(), true});

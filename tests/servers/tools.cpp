@@ -163,6 +163,7 @@ Outcome tools_call(Session& s, const Request& req) {
     const int streams = s.listens().tools_changed(req.id);
     return Outcome::ok(text_result("announced tools/list_changed on " + std::to_string(streams) + " listen stream(s)"));
   }
+  if (name == "slow_report") return s.tasks().start_report(s, *args);
   if (name == "region_echo") return Outcome::ok(text_result((*args)["region"].get<std::string>()));
   fail(rpc_code::internal_error, "tool '" + name + "' is listed but has no implementation");
 }
