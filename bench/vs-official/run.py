@@ -5,11 +5,14 @@ Both test the same server, each against a fresh server process, alternating, `--
 @modelcontextprotocol/server-everything (streamableHttp mode, bound to 127.0.0.1 by
 tests/http/loopback-preload.cjs) at 2025-11-25 with the official suite 0.1.16, or, with
 `--protocol 2026-07-28`, mcpspec's own test server behind its HTTP front (mcpspec-httpserver, which
-serves 2026-07-28 statelessly) with the official suite 0.2.0-alpha.12 (`--requirements 2026-07-28`).
+serves 2026-07-28 statelessly) with the official suite 0.2.0-alpha.12 (`--requirements 2026-07-28`);
+`--server sdk2` tests instead the TypeScript SDK v2 server (tests/peers/sdk2-server.mjs --http, the
+SDK's createMcpHandler) at either version.
 Measured per tool: wall time and peak RSS (GNU time -v, the tool's process tree as its parent sees
 it), and the number of checks it ran. Printed as medians and ratios.
 
-  python3 bench/vs-official/run.py [--build build] [--rounds 3] [--protocol 2026-07-28] [--json out.json]
+  python3 bench/vs-official/run.py [--build build] [--rounds 3] [--protocol 2026-07-28]
+                                   [--server everything|testserver|sdk2] [--json out.json]
 
 Checks counted: official = entries in its checks.json files (pass + fail + warning...);
 mcpspec = scenario results that were judged (PASS/FAIL/WARN/XFAIL/XPASS; SKIP and ERROR are not
@@ -38,6 +41,11 @@ CONFORMANCE = os.path.join(MODS, "@modelcontextprotocol", "conformance", "dist",
 CONFORMANCE_V02 = os.path.join(MODS, "conformance-v02", "dist", "index.js")  # 0.2.0-alpha.12: 2026-07-28
 MODERN = "2026-07-28"
 PRELOAD = os.path.join(ROOT, "tests", "http", "loopback-preload.cjs")
+SDK2 = os.path.join(ROOT, "tests", "peers", "sdk2-server.mjs")  # @modelcontextprotocol/server 2.4.0
+SDK2_PACKAGE = os.path.join(MODS, "@modelcontextprotocol", "server", "package.json")
+SERVER_NAMES = {"everything": "server-everything (streamableHttp)",
+                "testserver": "mcpspec-testserver behind mcpspec-httpserver",
+                "sdk2": "the SDK v2 server (sdk2-server.mjs --http, createMcpHandler)"}
 
 
 def free_port():
@@ -49,14 +57,16 @@ def free_port():
 
 
 class Server:
-    """A fresh server under test: server-everything, or (`testserver`) mcpspec-httpserver in front of
-    mcpspec-testserver."""
+    """A fresh server under test: server-everything, (`testserver`) mcpspec-httpserver in front of
+    mcpspec-testserver, or (`sdk2`) the SDK v2 server over HTTP."""
 
     def __init__(self, kind, build):
         self.port = free_port()
         node = NODE if os.path.exists(NODE) else "node"
-        cmd = ([node, "--require", PRELOAD, EVERYTHING, "streamableHttp"] if kind == "everything" else
-               [os.path.join(build, "mcpspec-httpserver"), "--backend", os.path.join(build, "mcpspec-testserver")])
+        cmd = {"everything": [node, "--require", PRELOAD, EVERYTHING, "streamableHttp"],
+               "sdk2": [node, SDK2, "--http"],
+               "testserver": [os.path.join(build, "mcpspec-httpserver"), "--backend",
+                              os.path.join(build, "mcpspec-testserver")]}[kind]
         self.proc = subprocess.Popen(cmd, env=dict(os.environ, PORT=str(self.port)), start_new_session=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 60
@@ -155,13 +165,15 @@ def main():
     ap.add_argument("--jobs", type=int, default=16)
     ap.add_argument("--protocol", default="2025-11-25", choices=["2025-11-25", MODERN],
                     help="2025-11-25 (official 0.1.16) or 2026-07-28 (official 0.2.0-alpha.12)")
-    ap.add_argument("--server", choices=["everything", "testserver"],
-                    help="server-everything (default at 2025-11-25; it does not serve 2026-07-28) or mcpspec's test"
-                         " server behind mcpspec-httpserver (default at 2026-07-28)")
+    ap.add_argument("--server", choices=["everything", "testserver", "sdk2"],
+                    help="server-everything (default at 2025-11-25; it does not serve 2026-07-28), mcpspec's test"
+                         " server behind mcpspec-httpserver (default at 2026-07-28), or the TypeScript SDK v2 server"
+                         " (@modelcontextprotocol/server 2.4.0 over Streamable HTTP, both versions)")
     a = ap.parse_args()
     kind = a.server or ("testserver" if a.protocol == MODERN else "everything")
     needs = [os.path.join(a.build, "mcpspec"), CONFORMANCE_V02 if a.protocol == MODERN else CONFORMANCE]
-    needs += [EVERYTHING] if kind == "everything" else [os.path.join(a.build, n) for n in ("mcpspec-httpserver", "mcpspec-testserver")]
+    needs += {"everything": [EVERYTHING], "sdk2": [SDK2_PACKAGE],
+              "testserver": [os.path.join(a.build, n) for n in ("mcpspec-httpserver", "mcpspec-testserver")]}[kind]
     for need in needs:
         if not os.path.exists(need):
             print("missing %s (build mcpspec; cd tests && npm ci)" % need, file=sys.stderr)
@@ -184,8 +196,7 @@ def main():
     med = {t: {k: statistics.median(r[k] for r in rows[t]) for k in keys} for t in rows}
     o, m = med["official"], med["mcpspec"]
     print("\nmedian of %d rounds at %s against %s, mcpspec -j %d --call-tools %s:"
-          % (a.rounds, a.protocol, "server-everything (streamableHttp)" if kind == "everything" else
-             "mcpspec-testserver behind mcpspec-httpserver", a.jobs, a.call_tools))
+          % (a.rounds, a.protocol, SERVER_NAMES[kind], a.jobs, a.call_tools))
     for name, r in (("official", o), ("mcpspec ", m)):
         print("  %s: %.2f s, %.1f MB, own CPU %.2f s, server CPU %.2f s, %d checks"
               % (name, r["wall_s"], r["rss_mb"], r["cpu_s"], r["server_cpu_s"], r["checks"]))
@@ -197,7 +208,7 @@ def main():
              per_check(m, "cpu_s") / per_check(o, "cpu_s")))
     print("  floor: the server spent %.2f s of CPU serving mcpspec's %d checks (%.2f s for the official %d)%s"
           % (m["server_cpu_s"], m["checks"], o["server_cpu_s"], o["checks"],
-             "; one node thread cannot serve them in less wall time than that" if kind == "everything" else ""))
+             "; one node thread cannot serve them in less wall time than that" if kind != "testserver" else ""))
     if a.json:
         with open(a.json, "w") as fh:
             json.dump({"rounds": rows, "median": med}, fh, indent=2)

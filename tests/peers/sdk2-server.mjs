@@ -7,14 +7,20 @@
 // What it offers, so the generic suite has something to call: tools with and without an input
 // round (elicitation through input_required), a resource and a resource template, a prompt whose
 // argument completes, and a tool that changes the tool list (for subscriptions/listen).
+// `--http` serves the same server over Streamable HTTP instead, through the SDK's createMcpHandler
+// (tests/peers/sdk2-http-host.mjs), on 127.0.0.1 and the port in $PORT.
 import { McpServer, ResourceTemplate, acceptedContent, completable, fromJsonSchema, inputRequired } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { serveHttp } from "./sdk2-http-host.mjs";
 
 const text = (t) => ({ content: [{ type: "text", text: t }] });
 const object = (properties, required = []) =>
   fromJsonSchema({ type: "object", properties, required, additionalProperties: false });
 const colours = ["red", "green", "blue"];
 let extraTools = 0;  // tools added by touch_catalog, shared by every request of the process
+// Over HTTP every request gets a fresh instance, so a list change is published on the handler's
+// event bus (which feeds the open subscriptions/listen streams) rather than by the instance.
+let announceToolsChanged = (server) => server.sendToolListChanged();
 
 function build() {
   const server = new McpServer({ name: "mcpspec-sdk2-server", version: "1.0.0" }, { capabilities: { logging: {} } });
@@ -49,7 +55,7 @@ function build() {
                                          annotations: { readOnlyHint: false, destructiveHint: false } },
                       async () => {
                         extraTools += 1;
-                        server.sendToolListChanged();
+                        announceToolsChanged(server);
                         return text(`${extraTools} extra tool(s)`);
                       });
   for (let i = 1; i <= extraTools; ++i)
@@ -66,4 +72,10 @@ function build() {
   return server;
 }
 
-serveStdio(() => build(), { onerror: (e) => process.stderr.write(`sdk2-server: ${e.message}\n`) });
+const onerror = (e) => process.stderr.write(`sdk2-server: ${e.message}\n`);
+if (process.argv.includes("--http")) {
+  const handler = serveHttp(() => build(), onerror);
+  announceToolsChanged = () => handler.notify.toolsChanged();
+} else {
+  serveStdio(() => build(), { onerror });
+}
