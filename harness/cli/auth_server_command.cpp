@@ -8,6 +8,7 @@
 #include "harness/auth/pkce.hpp"
 #include "harness/auth/request_log.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/trusting_server.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -97,10 +98,10 @@ int run_auth_server(const AuthServerArgs& a) {
   {
     std::lock_guard<std::mutex> lock(out);
     // One KEY=value per line on stdout, so a script can read it (or `eval` it in a shell).
-    std::printf("MCP_CONFORMANCE_AUTH_SERVER_URL=%s\n", as.issuer().c_str());
+    std::printf("%s=%s\n", kAuthServerUrlEnv, as.issuer().c_str());
     std::printf("MCPSPEC_AUTH_METADATA_URL=%s/.well-known/oauth-authorization-server%s\n", as.origin().c_str(),
                 config.issuer_path.c_str());
-    std::printf("MCPSPEC_AUTH_JWKS_URL=%s\n", meta.value("jwks_uri", "").c_str());
+    std::printf("%s=%s\n", kAuthJwksUrlEnv, meta.value("jwks_uri", "").c_str());
     std::printf("MCPSPEC_AUTH_INTROSPECTION_URL=%s\n", meta.value("introspection_endpoint", "").c_str());
     std::printf("MCPSPEC_AUTH_TOKEN_URL=%s\n", meta.value("token_endpoint", "").c_str());
     const long long now =

@@ -19,6 +19,9 @@ TrustingServer::TrustingServer(const std::string& command, const std::string& po
   transport::SpawnOptions spawn;
   spawn.command = absolutize_command(command);
   spawn.env[kAuthServerUrlEnv] = as_->issuer();
+  // The JWKS URL too, so a server that verifies signatures need not read the metadata first (the
+  // name `mcpspec auth-server` prints it under).
+  spawn.env[kAuthJwksUrlEnv] = as_->metadata().value("jwks_uri", "");
   server_ = std::make_unique<transport::http::ServedProcess>(spawn, port_env, events_);
   try {
     server_->start(Deadline::after_ms(startup_timeout_ms));

@@ -2,7 +2,7 @@
 // Mock-AS mode of `mcpspec run --server CMD --transport http --auth` (docs/authorization.md): the
 // harness's authorization server starts first, then the server under test, told to trust it by
 // MCP_CONFORMANCE_AUTH_SERVER_URL (the issuer URL; its RFC 8414 metadata names the JWKS and
-// introspection endpoints) and given a free port in --port-env. Both stop when this object dies:
+// introspection endpoints) and MCPSPEC_AUTH_JWKS_URL and given a free port in --port-env. Both stop when this object dies:
 // the server with its whole process group, reaped.
 #include "harness/auth/mock_as.hpp"
 #include "harness/auth/request_log.hpp"
@@ -17,6 +17,8 @@ namespace mcpspec::cli {
 // The variable the server under test reads its authorization server's issuer URL from: the name
 // the SDKs' conformance test servers use (AUTH-CHECKLIST.md, "Server-under-test wiring").
 inline constexpr const char* kAuthServerUrlEnv = "MCP_CONFORMANCE_AUTH_SERVER_URL";
+// Its JWKS URL (RFC 7517), named as `mcpspec auth-server` prints it.
+inline constexpr const char* kAuthJwksUrlEnv = "MCPSPEC_AUTH_JWKS_URL";
 
 class TrustingServer {
  public:

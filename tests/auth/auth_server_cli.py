@@ -11,7 +11,8 @@ server pointed at it by hand.
    set to the printed issuer serves a request carrying the minted token, refuses one without a
    token (401) and one with a token of another audience (the second --mint) and a forged one.
 3. SIGTERM ends it at once with exit 0, and --log holds every request it answered.
-4. Bad arguments end with exit 2 and a line naming the argument; a port already in use is named.
+4. `run --server CMD --transport http --auth` gives CMD the issuer and JWKS URLs under the same names.
+5. Bad arguments end with exit 2 and a line naming the argument; a port already in use is named.
 """
 import base64
 import json
@@ -126,6 +127,23 @@ def main():
                 p.wait()
         if os.path.exists(log_path):
             os.unlink(log_path)
+
+    # Mock-AS mode hands the server under test the same two URLs (issuer and JWKS) in the same names.
+    env_file = os.path.join(os.environ.get("TMPDIR", "/tmp"), "mcpspec-auth-env-%d" % os.getpid())
+    wrapper = "echo \"$MCP_CONFORMANCE_AUTH_SERVER_URL $MCPSPEC_AUTH_JWKS_URL\" > %s; exec %s" % (
+        env_file, os.path.join(bindir, "mcpspec-auth-testserver"))
+    try:
+        subprocess.run([mcpspec, "run", "--server", wrapper, "--transport", "http", "--auth", "--quiet"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+        with open(env_file) as fh:
+            issuer, jwks = (fh.read().split() + ["", ""])[:2]
+        check(issuer.startswith("http://127.0.0.1:") and jwks == issuer + "/jwks",
+              "mock-AS mode gave the server issuer %r and JWKS %r" % (issuer, jwks))
+    except (OSError, subprocess.TimeoutExpired) as e:
+        check(False, "mock-AS mode run: %s" % e)
+    finally:
+        if os.path.exists(env_file):
+            os.unlink(env_file)
 
     # Bad arguments, each named.
     busy = subprocess.Popen([mcpspec, "auth-server", "--duration", "20"], stdout=subprocess.PIPE,
