@@ -8,18 +8,15 @@
 #include "harness/auth/pkce.hpp"
 #include "harness/auth/request_log.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cli/end_signals.hpp"
 #include "harness/cli/trusting_server.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <pthread.h>
-
 #include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -47,19 +44,6 @@ std::string normalized_issuer_path(const std::string& p) {
   return p;
 }
 
-// Waits for one of `ends` (blocked in every thread) or until `seconds` pass (0: no limit).
-void wait_for_end(const sigset_t& ends, double seconds) {
-  if (seconds <= 0) {
-    int sig = 0;
-    sigwait(&ends, &sig);
-    return;
-  }
-  timespec limit{};
-  limit.tv_sec = static_cast<time_t>(seconds);
-  limit.tv_nsec = static_cast<long>((seconds - static_cast<double>(limit.tv_sec)) * 1e9);
-  sigtimedwait(&ends, nullptr, &limit);
-}
-
 int run_auth_server(const AuthServerArgs& a) {
   auth::AsConfig config;
   config.port = a.port;
@@ -72,11 +56,7 @@ int run_auth_server(const AuthServerArgs& a) {
   if (!a.client_id.empty()) config.pre_registered.push_back({a.client_id, a.client_secret, {}});
   else if (!a.client_secret.empty()) throw UsageError("--client-secret needs --client-id");
 
-  // The ending signals go to sigwait, never to a serving thread: blocked before any thread starts.
-  sigset_t ends;
-  sigemptyset(&ends);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&ends, sig);
-  pthread_sigmask(SIG_BLOCK, &ends, nullptr);
+  const EndSignals ends;  // before the authorization server's threads start
 
   auth::RequestLog log;
   auth::MockAuthorizationServer as(config, log);
@@ -90,7 +70,6 @@ int run_auth_server(const AuthServerArgs& a) {
   try {
     as.start();
   } catch (const std::exception& e) {
-    pthread_sigmask(SIG_UNBLOCK, &ends, nullptr);
     throw UsageError(e.what());
   }
 
@@ -125,9 +104,8 @@ int run_auth_server(const AuthServerArgs& a) {
                  a.duration > 0 ? fmt::format("for {} s", a.duration).c_str() : "until interrupted");
     std::fflush(stderr);
   }
-  wait_for_end(ends, a.duration);
+  ends.wait(a.duration);
   as.stop();
-  pthread_sigmask(SIG_UNBLOCK, &ends, nullptr);
   if (!a.log_path.empty()) {
     std::ofstream f(a.log_path);
     for (const auto& e : log.entries()) f << e.dump() << "\n";

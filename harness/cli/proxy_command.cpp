@@ -2,6 +2,7 @@
 // forwards the traffic unchanged and reports what breaks the rules of the negotiated version
 // (docs/proxy.md). Exits with the server's status, so the host sees what it would see without us.
 #include "harness/cli/commands.hpp"
+#include "harness/cli/end_signals.hpp"
 #include "harness/cli/traffic_report.hpp"
 #include "harness/proxy/http_proxy.hpp"
 #include "harness/proxy/stdio_proxy.hpp"
@@ -10,10 +11,8 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <memory>
-#include <pthread.h>
 
 namespace mcpspec::cli {
 
@@ -58,26 +57,19 @@ int run_http_proxy(const ProxyArgs& a) {
     std::fprintf(stderr, "mcpspec proxy: %s\n", line.c_str());
     std::fflush(stderr);
   };
-  // The signals that end the proxy are taken by sigwait below, never by a serving thread: block
-  // them before any thread starts (threads inherit the mask).
-  sigset_t ends;
-  sigemptyset(&ends);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&ends, sig);
-  pthread_sigmask(SIG_BLOCK, &ends, nullptr);
+  const EndSignals ends;  // before the proxy's threads start
   std::unique_ptr<proxy::HttpProxy> hp;
   int bound = 0;
   try {
     hp = std::make_unique<proxy::HttpProxy>(o, [&](const proxy::TrafficFinding& f) { sink.write(f); });
     bound = hp->start();
   } catch (const std::exception& e) {
-    pthread_sigmask(SIG_UNBLOCK, &ends, nullptr);
     throw UsageError(e.what());
   }
   const auto started = std::chrono::steady_clock::now();
   std::fprintf(stderr, "mcpspec proxy: listening on http://%s:%d/ for %s\n", host.c_str(), bound, a.upstream.c_str());
   std::fflush(stderr);
-  int sig = 0;
-  sigwait(&ends, &sig);
+  ends.wait();
   hp->stop();
   const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   const std::string target = a.upstream;
