@@ -22,7 +22,6 @@ invalid_token by the refresh grant (with resource). At 2026-07-28 and later the 
 stateless: server/discover instead of initialize, params._meta and Mcp-Method (Mcp-Name) on every
 request.
 """
-import argparse
 import base64
 import hashlib
 import http.client
@@ -35,6 +34,9 @@ import sys
 import threading
 import time
 import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from fault_client import parse_fault_client_args  # noqa: E402
 
 FAULTS = {
     "no-pkce": "sends no code_challenge (AUTH-41)",
@@ -450,17 +452,7 @@ class AuthClient:
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--fault", choices=sorted(FAULTS))
-    ap.add_argument("--list-faults", action="store_true")
-    ap.add_argument("url", nargs="?")
-    a = ap.parse_args()
-    if a.list_faults:
-        for k, v in sorted(FAULTS.items()):
-            print("%-22s %s" % (k, v))
-        return 0
-    if not a.url:
-        ap.error("the server URL is required")
+    a = parse_fault_client_args(FAULTS)
     context = json.loads(os.environ.get("MCPSPEC_CONTEXT") or "{}")
     official = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
     proposed = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION") or os.environ.get("MCPSPEC_PROTOCOL") or "2025-11-25"

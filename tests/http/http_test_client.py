@@ -19,7 +19,6 @@ client (ModernClient): no session, server/discover first, params._meta on every 
 every POST MCP-Protocol-Version, Mcp-Method and Mcp-Name (base64 in the =?base64?...?= sentinel
 when the value is not plain ASCII).
 """
-import argparse
 import base64
 import http.client
 import json
@@ -29,6 +28,9 @@ import sys
 import threading
 import time
 import urllib.parse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support"))
+from fault_client import parse_fault_client_args  # noqa: E402
 
 FAULTS = {
     "no-session-id": "never sends Mcp-Session-Id (SESS-05)",
@@ -722,17 +724,7 @@ class ModernClient(Client):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--fault", choices=sorted(FAULTS))
-    ap.add_argument("--list-faults", action="store_true")
-    ap.add_argument("url", nargs="?")
-    a = ap.parse_args()
-    if a.list_faults:
-        for k, v in sorted(FAULTS.items()):
-            print("%s: %s" % (k, v))
-        return 0
-    if not a.url:
-        ap.error("URL required")
+    a = parse_fault_client_args(FAULTS)
     context = json.loads(os.environ.get("MCPSPEC_CONTEXT") or "{}")
     legacy = urllib.parse.urlsplit(a.url).path.endswith("/sse")
     version = context.get("protocolVersion") or os.environ.get("MCPSPEC_PROTOCOL") or ""
