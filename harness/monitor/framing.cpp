@@ -7,6 +7,8 @@ std::string_view trimmed(std::string_view text) {
   auto first = text.find_first_not_of(" \t\r");
   return first == std::string_view::npos ? std::string_view() : text.substr(first);
 }
+// nlohmann::json names this cause in its parse error; the reader, not us, decides what UTF-8 is.
+bool is_not_utf8(std::string_view parse_error) { return parse_error.find("ill-formed UTF-8") != std::string_view::npos; }
 }  // namespace
 
 bool is_message_fragment(std::string_view text) {
@@ -21,10 +23,9 @@ Finding unparsable_frame(std::string_view text, protocol::Sender writer, std::st
     return {"framing", {"STDIO-02"},
             server ? "an empty line on stdout (messages are one per line)"
                    : "an empty line on the server's stdin (messages are one per line)"};
-  // nlohmann::json names this cause in its parse error; the reader, not us, decides what UTF-8 is.
-  // The error's text is not repeated: it quotes the bad bytes, and its column would make every
-  // such line a finding of its own.
-  if (parse_error.find("ill-formed UTF-8") != std::string_view::npos)
+  // The parse error's text is not repeated: it quotes the bad bytes, and its column would make
+  // every such line a finding of its own.
+  if (is_not_utf8(parse_error))
     return {"framing", {server ? "STDIO-03" : "STDIO-04"},
             std::string("a line ") + (server ? "on stdout" : "to the server's stdin") +
                 " holds bytes that are not UTF-8, so it is no JSON-RPC message"};
@@ -36,6 +37,11 @@ Finding unparsable_frame(std::string_view text, protocol::Sender writer, std::st
     return {"framing", {"STDIO-03"}, "a stdout line is not a JSON-RPC message (stdout is for protocol only)"};
   return {"framing", {"STDIO-04", "STDIO-02"},
           "the client wrote a line to the server's stdin that is not a JSON-RPC message"};
+}
+
+Finding unparsable_message(std::string_view place, std::vector<std::string> rules, std::string_view parse_error) {
+  return {"framing", std::move(rules),
+          std::string(place) + (is_not_utf8(parse_error) ? " holds bytes that are not UTF-8, so it is" : " is") + " no JSON-RPC message"};
 }
 
 std::vector<std::string> oversize_requirements(protocol::Sender writer) {

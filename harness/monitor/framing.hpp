@@ -1,7 +1,9 @@
 #pragma once
-// The framing monitor (STDIO-02, STDIO-03, STDIO-04): a frame on the stdio transport that is not
-// a JSON-RPC message at all. Who wrote it decides the rule: a server's stdout is for protocol only
-// (STDIO-03), a client must write only messages to the server's stdin (STDIO-04).
+// The framing monitor: a frame that is not a JSON-RPC message at all. On a line-framed carrier
+// (stdio, a Unix socket) who wrote it decides the rule: a server's stdout is for protocol only
+// (STDIO-03), a client must write only messages to the server's stdin (STDIO-04), one message per
+// line (STDIO-02). A message-framed carrier (an HTTP body, an SSE event, a WebSocket message) names
+// its own rules (an HTTP answer that is no JSON object breaks HTTP-15).
 #include "harness/monitor/finding.hpp"
 #include "harness/protocol/schema_registry.hpp"
 
@@ -18,6 +20,10 @@ bool is_message_fragment(std::string_view text);
 // message (PeerJson::detail): a message with bytes that are not UTF-8 reads as a fragment
 // otherwise, which sent readers looking for embedded newlines that are not there.
 Finding unparsable_frame(std::string_view text, protocol::Sender writer, std::string_view parse_error = {});
+
+// A frame of a message-framed carrier that is not JSON: `place` names where it came from ("the 200
+// answer to POST tools/call (Content-Type text/plain)"), `rules` what that carrier requires there.
+Finding unparsable_message(std::string_view place, std::vector<std::string> rules, std::string_view parse_error = {});
 
 // A frame from `writer` longer than the transport's size limit.
 std::vector<std::string> oversize_requirements(protocol::Sender writer);

@@ -34,6 +34,14 @@ namespace modern_error {
 inline constexpr int kHeaderMismatch = -32020;
 inline constexpr int kMissingRequiredClientCapability = -32021;
 inline constexpr int kUnsupportedProtocolVersion = -32022;
+// JSON-RPC errors that answer a readable request itself, also when they travel with an HTTP error
+// status (400 with -32020, -32022 or -32602, 404 with -32601): the standard -32600..-32603 and
+// the modern -32020..-32022. Such a response carries the request's id. The server-defined codes
+// an HTTP-level refusal explains itself with (-32000 "Bad Request", -32001 "Session not found")
+// and -32700 (nothing could be read) are not answers to the request.
+inline bool answers_the_request(long long code) {
+  return (code >= -32603 && code <= -32600) || (code >= kUnsupportedProtocolVersion && code <= kHeaderMismatch);
+}
 }  // namespace modern_error
 
 // The values of a result's resultType member.

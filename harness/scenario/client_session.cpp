@@ -81,10 +81,6 @@ void ClientSession::on_new_connection() {
 
 void ClientSession::before_event() {
   if (target_ && target_->connections() != seen_connections_) on_new_connection();
-  // Transport-level rules (the 2026-07-28 HTTP headers) are reported like a monitor's.
-  if (target_)
-    for (const auto& v : target_->take_violations())
-      monitor_finding("modern_requests", v["requirements"].get<std::vector<std::string>>(), v["message"].get<std::string>());
 }
 
 void ClientSession::on_stderr(const std::string& text) {

@@ -3,6 +3,7 @@
 #include "harness/monitor/envelope.hpp"
 #include "harness/monitor/framing.hpp"
 #include "harness/monitor/schema_monitor.hpp"
+#include "harness/protocol/era.hpp"
 #include "harness/protocol/json_depth.hpp"
 #include "harness/protocol/peer_json.hpp"
 #include "harness/scenario/requirements.hpp"
@@ -112,13 +113,18 @@ bool Conversation::pump_once(Deadline deadline) {
   if (!transport_) return false;
   auto e = transport_->receive(deadline);
   before_event();
+  // Rules only the transport sees (headers, content types) are reported like a monitor's.
+  for (const auto& v : transport_->take_violations())
+    monitor_finding(v.value("monitor", std::string("framing")), v["requirements"].get<std::vector<std::string>>(),
+                    v["message"].get<std::string>());
   using T = transport::Event::Type;
   switch (e.type) {
     case T::Timeout: return false;
     case T::Settled: return true;  // a wake-up: waits ask reach() themselves
-    case T::Frame: on_frame(e.text); return true;
+    case T::Frame: on_frame(e); return true;
     case T::Rejected:  // the transport noted the status; a body that is a message is judged as one
-      if (e.message) on_frame(e.text);
+      if (e.message) on_frame(e);
+      else if (e.id_lost) judge_refusal(e.http_status, e.text);
       return true;
     case T::Stderr: on_stderr(e.text); return true;
     case T::Oversize:
@@ -139,14 +145,29 @@ void Conversation::drain(int max_events) {
   }
 }
 
-void Conversation::on_frame(const std::string& text) {
+void Conversation::judge_refusal(int http_status, const std::string& body) {
+  if (!protocol::is_modern(validation_version())) return;
+  const json doc = json::parse(body, nullptr, false);
+  if (!doc.is_object() || (doc.contains("id") && !doc["id"].is_null())) return;
+  const json code = doc.contains("error") && doc["error"].is_object() ? doc["error"].value("code", json()) : json();
+  if (!code.is_number_integer() || !protocol::modern_error::answers_the_request(code.get<long long>())) return;
+  monitor_finding("ids", {"BASE-08"},
+                  fmt::format("the HTTP {} refusal ({}) of a request whose id was readable carries no id",
+                              http_status, code.get<long long>()),
+                  body);
+}
+
+void Conversation::on_frame(const transport::Event& e) {
+  const std::string& text = e.text;
   heard_ = true;
   log(WireEntry::Dir::In, text);
   auto read = protocol::read_peer_json(text);
   switch (read.status) {
     case protocol::PeerJson::Status::Ok: on_message(std::move(read.value)); return;
     case protocol::PeerJson::Status::NotJson:
-      report(monitor::unparsable_frame(text, peer_, read.detail), text);
+      report(e.rules.empty() ? monitor::unparsable_frame(text, peer_, read.detail)
+                             : monitor::unparsable_message(e.place, e.rules, read.detail),
+             text);
       // Messages spread over several lines cannot be read, so waiting for one is waiting for
       // nothing: waits end at once (the framing finding has already failed the scenario).
       if (monitor::is_message_fragment(text) && scenario_.monitor_on("framing")) unreadable_output_ = true;

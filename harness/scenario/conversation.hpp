@@ -105,6 +105,12 @@ class Conversation {
   // True once the target has written anything (it has started up).
   bool heard_from_target() const { return heard_; }
 
+  // An HTTP error status refusing a request whose id was readable, with `body` as the answer: at
+  // 2026-07-28 a JSON-RPC error that answers the request itself (protocol::modern_error::
+  // answers_the_request) carries that id (BASE-08). Earlier versions, and HTTP-level refusals
+  // (403 for a foreign Origin, -32001 for an unknown session), may give an id-less explanation.
+  void judge_refusal(int http_status, const std::string& body);
+
   // Findings; past the cap one "further findings omitted" marker stands for the rest.
   void add_finding(Finding f);
   void event(const std::string& text);  // a '#' line in the wire log
@@ -163,7 +169,7 @@ class Conversation {
   // True when the transport proves nothing of the `awaiting` kind can still arrive; everything
   // already queued has then been read into the inbox.
   bool nothing_more(Awaiting awaiting);
-  void on_frame(const std::string& text);
+  void on_frame(const transport::Event& e);
   void on_message(nlohmann::json msg);
   void validate_inbound(const nlohmann::json& msg, const std::string& answered_method);
 

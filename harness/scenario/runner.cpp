@@ -208,8 +208,14 @@ class Execution : public StepExecutor {
   // One exact HTTP request (http_steps.hpp); "end_if" ends the scenario (passing) when its matcher
   // holds, for checks that only apply to some servers (no session ids, DELETE -> 405).
   void do_http(const json& step, Deadline dl) {
-    auto out = run_http_step(subst(step["http"]), session_.transport(), dl);
+    const json spec = subst(step["http"]);
+    auto out = run_http_step(spec, session_.transport(), dl);
     session_.event(out.log);
+    // A refused request whose id could be read is judged like one the transport sent (BASE-08).
+    const json sent = spec.value("body", json());
+    if (out.response["status"].get<int>() >= 400 && sent.is_object() && sent.contains("method") &&
+        sent.contains("id") && (sent["id"].is_string() || sent["id"].is_number_integer()))
+      session_.judge_refusal(out.response["status"].get<int>(), out.response["body"].get<std::string>());
     if (step.contains("end_if") &&
         filter_matches(subst(step["end_if"]), out.response, "the HTTP response against end_if")) {
       session_.event("http step: end_if holds, this check does not apply to the target");

@@ -32,9 +32,6 @@ class ClientCarrier : public Transport {
   // `--auth` over Streamable HTTP: {"issuer", "resource", "requests": the log of the endpoint and
   // the mock authorization server, "facts": what it shows} (docs/authorization.md); null elsewhere.
   virtual nlohmann::json auth_state() const { return nullptr; }
-  // Rules the client broke at the transport level since the last call (each {"requirements":
-  // [...], "message": "..."}; the Streamable HTTP end's 2026-07-28 header checks), taken once.
-  virtual nlohmann::json take_violations() { return nlohmann::json::array(); }
   // Before start(): the modern protocol versions the harness serves (the scenario's serve_versions).
   // Empty plays a legacy-only server: over Streamable HTTP a modern POST then meets the legacy
   // session rules (400 without a session id) instead of being served statelessly. Stdio leaves

@@ -12,6 +12,13 @@ const char* transport_name(TransportKind k) {
   return "stdio";
 }
 
+Event carried_frame(std::string text, std::string place, std::vector<std::string> rules) {
+  Event e{Event::Type::Frame, std::move(text), {}};
+  e.place = std::move(place);
+  e.rules = std::move(rules);
+  return e;
+}
+
 std::optional<TransportKind> parse_transport(std::string_view name) {
   for (auto k : {TransportKind::Stdio, TransportKind::Http, TransportKind::Sse, TransportKind::Ws})
     if (name == transport_name(k)) return k;

@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace mcpspec::transport {
 
@@ -51,7 +52,18 @@ struct Event {
   std::uint64_t send = 0;  // Rejected: the refused send, counted from 1 since start()
   int http_status = 0;     // Rejected: the HTTP status. Closed by a WebSocket close frame: its status
   bool message = false;    // Rejected: text is also a message (see above)
+  // Rejected: the body is a JSON-RPC error without the id of the request it refuses, although that
+  // id was readable (an id-less explanation of an HTTP-level refusal, or a lost id: the era decides).
+  bool id_lost = false;
+  // Frame: where a message-framed carrier (an HTTP body, an SSE event, a WebSocket message) got the
+  // text, and the rules such a text breaks when it is no JSON-RPC message. Line-framed carriers
+  // (stdio, a Unix socket) leave both empty: the framing monitor knows their rules (STDIO-02/03/04).
+  std::string place{};
+  std::vector<std::string> rules{};
 };
+
+// A Frame event from a message-framed carrier (see Event::place).
+Event carried_frame(std::string text, std::string place, std::vector<std::string> rules);
 
 // What can still arrive from the target, as far as the transport can prove it. Over Streamable
 // HTTP a response travels only on the POST stream of its request (or a resumption of it), never on
@@ -93,6 +105,9 @@ class Transport {
   // See Reach. A transport that narrows it pushes a Settled event, so a waiting receive() wakes up.
   // Messages that arrived before the narrowing are already queued when this says so.
   virtual Reach reach() const { return Reach::Anything; }
+  // Rules the peer broke that only the transport sees (headers, content types), not yet taken:
+  // objects {"monitor", "requirements", "message"}. The conversation reports them as findings.
+  virtual nlohmann::json take_violations() { return nlohmann::json::array(); }
 };
 
 }  // namespace mcpspec::transport

@@ -27,10 +27,23 @@ def run_mcpspec(cmd, a, timeout_s, prefix):
             return proc.returncode, json.load(f)["results"]
 
 
+def stdio_rules_cited(results):
+    """Findings of an HTTP, SSE or WebSocket run that cite a stdio rule: text that is no message was
+    judged as if it had come on a stdout line (an answer labelled text/plain once read as STDIO-03)."""
+    return [(r["id"], f) for r in results for f in r.get("findings", [])
+            if any(q.startswith("STDIO-") for q in f.get("requirements", []))]
+
+
 def judge(results, code, a, what):
     """--clean: no FAIL, WARN, ERROR or XPASS and at least one PASS. --fault: some FAIL or WARN names
-    --requirement and mcpspec exited 1. Returns the script's exit code."""
+    --requirement and mcpspec exited 1. Either way no finding cites a stdio rule. Returns the
+    script's exit code."""
     if results is None:
+        return 1
+    misjudged = stdio_rules_cited(results)
+    for rid, f in misjudged:
+        print("STDIO RULE OVER %s: %s %s: %s" % (a.transport, rid, f["requirements"], f["message"]))
+    if misjudged:
         return 1
     bad = [r for r in results if r["verdict"] in ("fail", "warn", "error", "xpass")]
     passed = [r for r in results if r["verdict"] == "pass"]

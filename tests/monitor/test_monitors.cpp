@@ -250,6 +250,14 @@ TEST_CASE("framing, envelope and schema units name their requirements by who wro
   CHECK(utf8.message.find("not UTF-8") != std::string::npos);
   CHECK(utf8.requirements == std::vector<std::string>{"STDIO-03"});
   CHECK(mcpspec::monitor::unparsable_frame("{\"a\":", Sender::Server, "syntax error").message.find("fragment") != std::string::npos);
+  // A message-framed carrier names its own rules and place: no stdio rule over HTTP.
+  auto body = mcpspec::monitor::unparsable_message("the 200 answer to POST ping (Content-Type text/plain)",
+                                                   {"HTTP-15", "BASE-01"}, "syntax error");
+  CHECK(body.monitor == "framing");
+  CHECK(body.requirements == std::vector<std::string>{"HTTP-15", "BASE-01"});
+  CHECK(body.message.find("text/plain") != std::string::npos);
+  CHECK(mcpspec::monitor::unparsable_message("a WebSocket text message", {"BASE-01"}, read.detail).message.find("not UTF-8") !=
+        std::string::npos);
 
   json bad = {{"jsonrpc", "1.0"}, {"id", 1}, {"result", json::object()}};
   auto envelope = mcpspec::monitor::envelope_findings(mcpspec::protocol::classify(bad));

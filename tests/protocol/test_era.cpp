@@ -30,3 +30,10 @@ TEST_CASE("modern_request_meta carries version and capabilities, and identity wh
   CHECK(bare[meta_key::kClientCapabilities] == nlohmann::json::object());
   CHECK_FALSE(bare.contains(meta_key::kClientInfo));
 }
+
+TEST_CASE("answers_the_request: JSON-RPC answers to a request, not HTTP-level explanations", "[protocol][era]") {
+  using modern_error::answers_the_request;
+  for (long long code : {-32600, -32601, -32602, -32603, -32020, -32021, -32022}) CHECK(answers_the_request(code));
+  // -32000 "Bad Request" / -32001 "Session not found" explain an HTTP refusal; -32700 read nothing.
+  for (long long code : {-32700, -32000, -32001, -32019, -32023, -32604, 0, 1}) CHECK_FALSE(answers_the_request(code));
+}

@@ -128,7 +128,7 @@ void LegacySseServer::on_message(const httplib::Request& req, httplib::Response&
     record(req, 404, extra);
     return;
   }
-  events_.push(Event{Event::Type::Frame, req.body, {}});
+  events_.push(carried_frame(req.body, "a POST body", {"BASE-01"}));
   res.status = 202;
   res.set_content("Accepted", "text/plain");
   note("POST /messages -> 202");

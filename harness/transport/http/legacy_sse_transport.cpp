@@ -99,7 +99,7 @@ void LegacySseTransport::read_stream() {
           }
           cv_.notify_all();
         } else if (e.type() == "message" && e.has_data) {
-          events_.push(Event{Event::Type::Frame, e.data, {}});
+          events_.push(carried_frame(e.data, "an SSE message event", {"BASE-01"}));
         } else if (e.has_data) {
           note("ignored an SSE event of type \"" + clip(e.type(), 40) + "\"");
         }

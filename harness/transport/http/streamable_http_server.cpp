@@ -157,7 +157,7 @@ void StreamableHttpServer::on_post(const httplib::Request& req, httplib::Respons
   if (body.is_discarded()) {
     // The session still judges the text (its framing monitor names the rule); the client gets a
     // JSON-RPC parse error.
-    events_.push(Event{Event::Type::Frame, req.body, {}});
+    events_.push(carried_frame(req.body, "a POST body", {"HTTP-12", "BASE-01"}));
     res.status = 400;
     res.set_content(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})", "application/json");
     note("POST body is not JSON -> 400");
@@ -332,8 +332,9 @@ bool StreamableHttpServer::reject_modern_headers(const httplib::Request& req, ht
   if (body.is_array()) noted.push_back({{"HTTP-12", "HTTP-10"}, "a POST body is a JSON array: one message per POST"});
   {
     std::lock_guard<std::mutex> lock(mu_);
-    for (const auto& p : found) violations_.push_back({{"requirements", p.requirements}, {"message", p.text}});
-    for (const auto& p : noted) violations_.push_back({{"requirements", p.requirements}, {"message", p.text}});
+    for (const auto* list : {&found, &noted})
+      for (const auto& p : *list)
+        violations_.push_back({{"monitor", "modern_requests"}, {"requirements", p.requirements}, {"message", p.text}});
   }
   if (found.empty()) return true;
   extra["header_mismatch"] = found.front().text;

@@ -253,11 +253,12 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
     }
     // An error status is the server refusing the input (HTTP-14): one Rejected event, whose body
     // is read as a message only where a 2xx body would be one (see below).
-    auto refused = [&](const std::string& body, bool message) {
+    auto refused = [&](const std::string& body, bool message, bool id_lost) {
       Event e{Event::Type::Rejected, body, {}};
       e.send = send_no;
       e.http_status = head.status;
       e.message = message;
+      e.id_lost = id_lost;
       events_.push(std::move(e));
     };
     if (ct.rfind("text/event-stream", 0) == 0 && head.status / 100 == 2) {
@@ -290,10 +291,13 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
       // JSON-RPC response.
       json doc = json::parse(body, nullptr, false);
       bool message = !doc.is_discarded();
+      bool id_lost = false;
       if (message && !request_id.empty() && request_id != "null" && request_id.front() != '{' &&
-          request_id.front() != '[')
+          request_id.front() != '[') {
         message = doc.is_object() && doc.contains("id") && !doc["id"].is_null();
-      refused(body, message);
+        id_lost = !message && doc.is_object() && doc.contains("error");
+      }
+      refused(body, message, id_lost);
       return;
     }
     if (head.status == 202 || body.empty()) {
@@ -318,13 +322,23 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
       }
       return;
     }
-    // Error statuses were handled above: a body that is not JSON is a frame for the monitors.
+    // Error statuses were handled above. A 2xx answer to a request is one JSON object labelled
+    // application/json, or an SSE stream (HTTP-15); a body that is no JSON is a frame for the
+    // monitors, which name the rule from its place.
+    std::string place = "the " + std::to_string(head.status) + " answer to POST " + what +
+                        (ct.empty() ? " (no Content-Type)" : " (Content-Type " + clip(ct, 80) + ")");
     if (!json::accept(body)) {
-      events_.push(Event{Event::Type::Frame, body, {}});
+      events_.push(carried_frame(body, place, {"HTTP-15", "BASE-01"}));
       return;
     }
+    if (ct.rfind("application/json", 0) != 0) {
+      std::lock_guard<std::mutex> lock(mu_);
+      violations_.push_back({{"monitor", "framing"},
+                             {"requirements", {"HTTP-15"}},
+                             {"message", place + " is JSON labelled neither application/json nor text/event-stream"}});
+    }
     bool answered = false;
-    on_message_text(body, request_id, initialize, answered);
+    on_message_text(body, request_id, initialize, answered, place);
   } catch (const TransportError& e) {
     if (!stopping_) note("POST " + what + ": " + e.what());
   }
@@ -365,7 +379,7 @@ bool StreamableHttpTransport::read_sse(HttpConnection& conn, const std::string& 
         note(what + ": ignored an SSE event of type \"" + clip(e.type(), 40) + "\"");
         continue;
       }
-      on_message_text(e.data, request_id, initialize, answered);
+      on_message_text(e.data, request_id, initialize, answered, "an SSE event on the stream of " + what);
     }
   }
   note(what + ": the SSE stream ended" + (retry_ms >= 0 ? " (retry " + std::to_string(retry_ms) + " ms)" : ""));
@@ -373,7 +387,7 @@ bool StreamableHttpTransport::read_sse(HttpConnection& conn, const std::string& 
 }
 
 void StreamableHttpTransport::on_message_text(const std::string& text, const std::string& request_id, bool initialize,
-                                              bool& answered) {
+                                              bool& answered, const std::string& place) {
   if (text.size() > options_.max_message_bytes) {
     events_.push(Event{Event::Type::Oversize, "a message of " + std::to_string(text.size()) + " bytes was discarded", {}});
     return;
@@ -400,7 +414,14 @@ void StreamableHttpTransport::on_message_text(const std::string& text, const std
     } catch (const json::exception&) {
     }
   }
-  events_.push(Event{Event::Type::Frame, text, {}});
+  events_.push(carried_frame(text, place, {"BASE-01"}));
+}
+
+json StreamableHttpTransport::take_violations() {
+  std::lock_guard<std::mutex> lock(mu_);
+  json out = std::move(violations_);
+  violations_ = json::array();
+  return out;
 }
 
 void StreamableHttpTransport::run_get(std::string last_event_id, std::string request_id, int attempts_left,

@@ -67,6 +67,8 @@ class StreamableHttpTransport : public Transport {
   // that checks GET itself keeps it closed: many servers allow one GET stream per session).
   // "open_get_stream": false keeps the standalone GET stream closed for this scenario.
   void configure(const nlohmann::json& options) override;
+  // A 2xx JSON answer labelled neither application/json nor text/event-stream (HTTP-15).
+  nlohmann::json take_violations() override;
   // Waits (up to `deadline`) until every POST sent so far has its response status. Each POST is a
   // connection of its own, which a server may handle in any order: a raw HTTP check that must come
   // after the messages before it (a DELETE after notifications/initialized) waits for them here.
@@ -91,7 +93,9 @@ class StreamableHttpTransport : public Transport {
   // Reads an SSE body; returns whether a response to `request_id` was seen.
   bool read_sse(HttpConnection& conn, const std::string& what, const std::string& request_id, bool initialize,
                 std::string& last_id, long long& retry_ms);
-  void on_message_text(const std::string& text, const std::string& request_id, bool initialize, bool& answered);
+  // `place` names where the text came from, for the framing monitor (Event::place).
+  void on_message_text(const std::string& text, const std::string& request_id, bool initialize, bool& answered,
+                       const std::string& place);
   void note(const std::string& text) { events_.push(Event{Event::Type::Stderr, "http: " + text, {}}); }
   void launch(std::shared_ptr<HttpConnection> conn, std::function<void()> body, std::string request_id = "");
   // At a modern version a client cancels a request by closing its response stream, and sends no
@@ -116,6 +120,7 @@ class StreamableHttpTransport : public Transport {
   bool modern_ = false;  // a request with a modern version in its _meta went out
   std::string modern_version_;  // that version: the headers of a message that names none
   std::set<std::string> tools_list_ids_;
+  nlohmann::json violations_ = nlohmann::json::array();  // not yet taken
   bool get_started_ = false;
   std::list<Stream> streams_;
   std::atomic<bool> stopping_{false};

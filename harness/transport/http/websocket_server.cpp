@@ -248,7 +248,7 @@ void WebSocketServer::serve(int fd) {
     bool closing = false;
     for (auto& m : messages) {
       if (m.opcode == WsOpcode::Text) {
-        events_.push(Event{Event::Type::Frame, std::move(m.payload), {}});
+        events_.push(carried_frame(std::move(m.payload), "a WebSocket text message", {"BASE-01"}));
       } else if (m.opcode == WsOpcode::Binary) {
         note(fmt::format("a binary WebSocket frame of {} bytes (ignored: messages are text frames)", m.payload.size()));
       } else if (m.opcode == WsOpcode::Ping) {

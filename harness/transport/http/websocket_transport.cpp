@@ -82,7 +82,9 @@ void WebSocketTransport::read_loop() {
       bool ok = dec.feed(chunk, msgs);
       for (auto& m : msgs) {
         switch (m.opcode) {
-          case WsOpcode::Text: events_.push(Event{Event::Type::Frame, std::move(m.payload), {}}); break;
+          case WsOpcode::Text:
+            events_.push(carried_frame(std::move(m.payload), "a WebSocket text message", {"BASE-01"}));
+            break;
           case WsOpcode::Binary: note("ignored a binary frame of " + std::to_string(m.payload.size()) + " bytes"); break;
           case WsOpcode::Ping: write_frame(WsOpcode::Pong, m.payload, Deadline::after_ms(2000)); break;
           case WsOpcode::Close:

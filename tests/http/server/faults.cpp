@@ -27,6 +27,8 @@ const std::vector<Fault>& faults() {
       {"modern-unsupported-version-200", "HTTP-PV-04", "-32022 (unsupported version) travels with HTTP 200, not 400"},
       {"modern-unknown-method-200", "HTTP-PV-05", "-32601 (unknown method) travels with HTTP 200, not 404"},
       {"modern-session-id", "HTTP-BC-04", "modern answers carry a new Mcp-Session-Id"},
+      {"modern-refusal-id-null", "BASE-08",
+       "a request refused with 400 (-32020, -32022) or 404 (-32601) gets an error whose id is null"},
       {"modern-header-names-case-sensitive", "HDR-03", "header names are matched only in their canonical case"},
       {"wrong-content-type", "HTTP-15", "answers to requests are labelled text/plain instead of JSON or SSE"},
       {"modern-get-served", "HTTP-BC-03", "(--modern-only) GET and DELETE get 400 instead of 405"},

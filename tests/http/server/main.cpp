@@ -336,7 +336,7 @@ void handle_modern_post(const httplib::Request& req, httplib::Response& res, con
   };
   if (auto why = httpfront::header_mismatch(body, lookup, tool, checks)) {
     json err = rpc_error(fault("modern-mismatch-code") ? -32600 : -32020, "Header mismatch: " + *why);
-    if (body.contains("id")) err["id"] = body["id"];
+    if (body.contains("id") && !fault("modern-refusal-id-null")) err["id"] = body["id"];
     send_json(res, 400, err);
     return;
   }
@@ -409,7 +409,9 @@ void handle_modern_post(const httplib::Request& req, httplib::Response& res, con
   // first) is answered as every POST is, as JSON or as an SSE stream.
   if (auto r = s->backend->peek_response(key, 30s, mine); r && modern_error_status(*r) != 200) {
     auto w = s->backend->await_response(key, 0ms);
-    send_json(res, modern_error_status(*r), outward(w.response ? *w.response : *r));
+    json refusal = outward(w.response ? *w.response : *r);
+    if (fault("modern-refusal-id-null")) refusal["id"] = nullptr;
+    send_json(res, modern_error_status(*r), refusal);
     return;
   }
   answer(res, s, {key}, false, mine, listen || !token.is_null(), outward);
