@@ -165,6 +165,27 @@ class ClientExecution : public StepExecutor {
       taken_requests_[protocol::id_key(*m.kind.id)] = m.json;
     }
     if (m.kind.kind == protocol::Kind::Request && m.kind.method == "initialize") on_initialize(m.json);
+    if (m.kind.kind == protocol::Kind::Request && s_.fixture_steps.empty() && !modern_declaration_judged_ &&
+        monitor::modern_version_of(m.json))
+      judge_modern_declaration(m.json);
+  }
+
+  // A 2026-07-28 client declares its capabilities on each request, not once in initialize: the
+  // scenario's requires.client_capabilities is judged on the _meta of the first request a step
+  // takes, and a client that lacks one SKIPs the scenario there (it never passes it).
+  void judge_modern_declaration(const json& request) {
+    modern_declaration_judged_ = true;
+    const json* caps = nullptr;
+    if (request.contains("params") && request["params"].is_object() && request["params"].contains("_meta") &&
+        request["params"]["_meta"].is_object() &&
+        request["params"]["_meta"].contains(protocol::meta_key::kClientCapabilities))
+      caps = &request["params"]["_meta"][protocol::meta_key::kClientCapabilities];
+    for (const auto& cap : s_.client_capabilities)
+      if (!caps || !capability_declared(*caps, cap)) {
+        skip_reason_ = "the client does not declare the " + cap + " capability (in the _meta of its " +
+                       request.value("method", std::string("first")) + " request)";
+        throw StopScenario{};
+      }
   }
 
   // Network carriers: the client's HTTP requests so far, for checks of HTTP-level rules.
@@ -314,6 +335,7 @@ class ClientExecution : public StepExecutor {
   bool have_last_request_ = false;
   double last_taken_ms_ = 0;
   bool signalled_ = false, never_connected_ = false;
+  bool modern_declaration_judged_ = false;
 };
 
 }  // namespace

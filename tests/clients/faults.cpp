@@ -46,6 +46,14 @@ const std::pair<const char*, Fault> kFaults[] = {
     {"accepts-unknown-result-type", Fault::accepts_unknown_result_type},
     {"modern-elicitation-undeclared", Fault::modern_elicitation_undeclared},
     {"elicitation-no-mode-not-form", Fault::elicitation_no_mode_not_form},
+    {"task-result-ignored", Fault::task_result_ignored},
+    {"task-for-list-followed", Fault::task_for_list_followed},
+    {"task-polls-too-fast", Fault::task_polls_too_fast},
+    {"task-polls-after-terminal", Fault::task_polls_after_terminal},
+    {"task-input-ignored", Fault::task_input_ignored},
+    {"task-update-stale-keys", Fault::task_update_stale_keys},
+    {"task-input-answered-twice", Fault::task_input_answered_twice},
+    {"task-cancel-by-notification", Fault::task_cancel_by_notification},
 };
 }  // namespace
 

@@ -49,6 +49,15 @@ enum class Fault {
   accepts_unknown_result_type,       // takes a result with an unknown resultType as a success
   modern_elicitation_undeclared,     // answers elicitation input requests without elicitation in _meta's capabilities
   elicitation_no_mode_not_form,      // declines an elicitation request that has no mode instead of reading it as a form
+  // the tasks extension, io.modelcontextprotocol/tasks (tasks_client.cpp)
+  task_result_ignored,               // takes a task handle for tools/call as the call's final result, never polls
+  task_for_list_followed,            // polls a task handle that answered tools/list, which cannot become a task
+  task_polls_too_fast,               // polls tasks/get without waiting pollIntervalMs
+  task_polls_after_terminal,         // sends one more tasks/get after the task reached a terminal status
+  task_input_ignored,                // never answers an input_required task with tasks/update, only polls
+  task_update_stale_keys,            // repeats earlier, already answered keys in a later tasks/update
+  task_input_answered_twice,         // answers a key again when a later poll still lists it
+  task_cancel_by_notification,       // cancels a task with notifications/cancelled for the call instead of tasks/cancel
 };
 
 Fault parse_fault(const std::string& name);  // throws std::invalid_argument for an unknown name

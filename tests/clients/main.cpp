@@ -5,8 +5,10 @@
 // client (modern_driver.hpp): it probes with server/discover and falls back to initialize only
 // when the server turns out to be legacy.
 //
-//   mcpspec-testclient [--fault NAME] [--list-faults] -- SERVER_COMMAND [ARGS...]
+//   mcpspec-testclient [--fault NAME] [--no-extensions] [--list-faults] -- SERVER_COMMAND [ARGS...]
 //   mcpspec-testclient [--fault NAME] --server-json '["cmd","arg"]'
+// --no-extensions plays a client that implements no extension: it leaves `extensions` out of the
+// capabilities the context asks it to declare (so scenarios gated on an extension SKIP).
 //
 // Exit status: 0 after an orderly session, 1 when the server failed the handshake, 2 for usage errors.
 #include "driver.hpp"
@@ -27,6 +29,7 @@ int main(int argc, char** argv) {
   ::signal(SIGPIPE, SIG_IGN);
   testclient::Fault fault = testclient::Fault::none;
   std::vector<std::string> server;
+  bool no_extensions = false;
   try {
     for (int i = 1; i < argc; ++i) {
       std::string a = argv[i];
@@ -35,6 +38,8 @@ int main(int argc, char** argv) {
         return 0;
       } else if (a == "--fault" && i + 1 < argc) {
         fault = testclient::parse_fault(argv[++i]);
+      } else if (a == "--no-extensions") {
+        no_extensions = true;
       } else if (a == "--server-json" && i + 1 < argc) {
         json j = json::parse(argv[++i]);
         if (!j.is_array() || j.empty()) throw std::invalid_argument("--server-json needs a non-empty JSON array");
@@ -48,7 +53,7 @@ int main(int argc, char** argv) {
     if (server.empty()) throw std::invalid_argument("no server command (give -- CMD ARGS... or --server-json)");
   } catch (const std::exception& e) {
     std::cerr << "mcpspec-testclient: " << e.what() << "\n"
-              << "usage: mcpspec-testclient [--fault NAME] [--list-faults] -- SERVER_COMMAND [ARGS...]\n";
+              << "usage: mcpspec-testclient [--fault NAME] [--no-extensions] [--list-faults] -- SERVER_COMMAND [ARGS...]\n";
     return 2;
   }
   json context = json::object();
@@ -64,6 +69,8 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  if (no_extensions && context.contains("capabilities") && context["capabilities"].is_object())
+    context["capabilities"].erase("extensions");
   if (const char* s = std::getenv("MCPSPEC_SCENARIO")) std::cerr << "mcpspec-testclient: scenario " << s << "\n";
   try {
     testclient::ServerProcess process(server);

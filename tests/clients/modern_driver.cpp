@@ -2,8 +2,8 @@
 
 #include "awaiting.hpp"
 #include "driver.hpp"
-#include "elicitation_answer.hpp"
-#include "responder.hpp"
+#include "input_answer.hpp"
+#include "tasks_client.hpp"
 
 #include <chrono>
 #include <iostream>
@@ -158,6 +158,16 @@ std::optional<json> ModernDriver::call_with_rounds(const std::string& method, js
     }
     std::string type = result.value("resultType", "complete");
     if (type == "complete") return r;
+    if (type == "task") {
+      // A task handle only for a request that can become a task, and only after declaring the
+      // extension on it: anything else is an invalid response (XTASK-05).
+      if (!task_capable(method) || !declares_tasks(declared_)) {
+        note("a task handle answered " + method + ", which cannot become a task here: the result is invalid");
+        return std::nullopt;
+      }
+      if (fault_ == Fault::task_result_ignored) return r;
+      return follow_task(result, id, declared_, fault_, cancel_after_ms, task_link());
+    }
     if (type != "input_required") {
       note("unknown resultType \"" + type + "\": the result is invalid");
       return std::nullopt;
@@ -167,15 +177,9 @@ std::optional<json> ModernDriver::call_with_rounds(const std::string& method, js
     if (result.contains("inputRequests") && result["inputRequests"].is_object())
       for (const auto& [key, request] : result["inputRequests"].items()) {
         if (fault_ == Fault::mrtr_missing_response) break;
-        json as_request = {{"jsonrpc", "2.0"}, {"id", 0}, {"method", request.value("method", "")},
-                           {"params", request.value("params", json::object())}};
-        if (as_request["method"] == "elicitation/create") {
-          answers[key] = elicitation_answer(as_request["params"], declared_, fault_);
-        } else {
-          auto answer = answer_server_request(as_request, declared_, fault_);
-          if (!answer || !answer->contains("result")) continue;  // cannot answer: leave the key out
-          answers[key] = (*answer)["result"];
-        }
+        auto answer = answer_input_request(request, declared_, fault_);
+        if (!answer) continue;  // cannot answer: leave the key out
+        answers[key] = *answer;
         if (fault_ == Fault::modern_sends_response) send({{"jsonrpc", "2.0"}, {"id", key}, {"result", answers[key]}});
       }
     if (!answers.empty() || fault_ == Fault::mrtr_missing_response) retry["inputResponses"] = answers;
@@ -193,6 +197,12 @@ std::optional<json> ModernDriver::call_with_rounds(const std::string& method, js
   }
   note("the server kept asking for input; giving up");
   return std::nullopt;
+}
+
+TaskLink ModernDriver::task_link() {
+  return {[this](const std::string& method, json params) { return await(send_request(method, std::move(params)), 10000); },
+          [this](const json& message) { send(message); },
+          [this](int ms) { serve_for(ms, server_, [this](int t) { pump(t); }); }};
 }
 
 // Lists tools page by page: any string nextCursor, the empty one included, names another page.
@@ -216,6 +226,10 @@ void ModernDriver::list_tools(const json& a) {
     // A resultType this client does not know makes the result invalid, never a success (RT-03);
     // a listing has no input round, so anything but "complete" is unknown here.
     const json type = result.value("resultType", json("complete"));
+    if (type == "task" && fault_ == Fault::task_for_list_followed) {
+      follow_task(result, json(), declared_, fault_, -1, task_link());
+      return;
+    }
     if (type != "complete" && fault_ != Fault::accepts_unknown_result_type) {
       note("tools/list answered with resultType " + type.dump() + ", unknown to this client: the result is invalid");
       return;

@@ -3,13 +3,14 @@
 // version both sides speak (or give up: no fallback), any other error or silence means a legacy
 // server and it falls back to the initialize handshake (the legacy Driver). In the modern era
 // every request carries the version and capabilities in _meta, input_required results are
-// answered by retrying with a new id, and subscriptions/listen streams are followed by their
-// subscriptionId.
+// answered by retrying with a new id, subscriptions/listen streams are followed by their
+// subscriptionId, and a task handle (the tasks extension, when declared) is polled to its end.
 #pragma once
 
 #include "faults.hpp"
 #include "result_cache.hpp"
 #include "server_process.hpp"
+#include "tasks_client.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -37,6 +38,8 @@ class ModernDriver {
   // Sends `method` with `params` and follows input_required rounds to the final answer.
   std::optional<nlohmann::json> call_with_rounds(const std::string& method, nlohmann::json params, int timeout_ms,
                                                  int cancel_after_ms);
+  // How a task handle is followed over this driver's connection (tasks_client.hpp).
+  TaskLink task_link();
   void listen(const nlohmann::json& action);
   void list_tools(const nlohmann::json& action);
   bool run_action(const nlohmann::json& action);  // false: the session is over

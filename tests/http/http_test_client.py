@@ -54,8 +54,11 @@ FAULTS = {
     "modern-resumes-stream": "2026-07-28: after its response stream breaks, resumes it with GET and Last-Event-ID instead of sending the request again with a new id (HTTP-45)",
     "modern-listen-comment-breaks": "2026-07-28: takes an SSE comment (keep-alive) on its listen stream for malformed input and drops the stream (SUB-14)",
     "modern-listen-cancel-not-close": "2026-07-28: ends a listen over HTTP with notifications/cancelled and leaves the stream open (SUB-08)",
+    "modern-task-no-name-header": "2026-07-28, tasks extension: polls tasks/get without Mcp-Name naming the taskId (XTASK-26)",
 }
 MODERN_VERSIONS = ["2026-07-28"]
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+TASK_METHODS = ("tasks/get", "tasks/update", "tasks/cancel")
 KNOWN_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"]
 
 
@@ -526,6 +529,8 @@ class ModernClient(Client):
             h["Mcp-Method"] = method
         params = msg.get("params") or {}
         name = params.get("uri") if method == "resources/read" else params.get("name") if method in ("tools/call", "prompts/get") else None
+        if method in TASK_METHODS:  # the tasks extension routes a task's requests by its id (XTASK-26)
+            name = None if self.fault == "modern-task-no-name-header" else params.get("taskId")
         if isinstance(name, str) and "id" in msg:
             if self.fault == "modern-wrong-name-header":
                 name = name + "-other"
@@ -656,13 +661,37 @@ class ModernClient(Client):
 
         def work():
             try:
-                self.post_again_if_broken(message)
+                answer = self.post_again_if_broken(message)
+                result = answer.get("result") if isinstance(answer, dict) else None
+                if isinstance(result, dict) and result.get("resultType") == "task" and self.declares_tasks():
+                    self.follow_task(result)
             except Exception as e:  # the answer is lost; the harness judges that
                 log("tools/call: %s" % e)
 
         with self.lock:
             upcoming = self.next_id  # the first attempt's id, for cancel_after_ms
         return run_tool_call(self, action, upcoming, work)
+
+    def declares_tasks(self):
+        return TASKS_EXTENSION in (self.context.get("capabilities", {}).get("extensions") or {})
+
+    def follow_task(self, task):
+        """A task handle (the tasks extension): polls tasks/get, pollIntervalMs apart (1 s without
+        one, at most 5 s), until a terminal status. Input requests of a task are not answered: this
+        client follows tasks only to check how their requests are routed over HTTP."""
+        interval = 1000
+        for _ in range(100):
+            if task.get("status") in ("completed", "failed", "cancelled"):
+                log("task %s ended %s" % (task.get("taskId"), task.get("status")))
+                return
+            if isinstance(task.get("pollIntervalMs"), int):
+                interval = min(max(task["pollIntervalMs"], 0), 5000)
+            time.sleep(interval / 1000.0)
+            answer = self.request("tasks/get", {"taskId": task.get("taskId")})
+            if not isinstance(answer, dict) or not isinstance(answer.get("result"), dict):
+                log("tasks/get: %r" % (answer,))
+                return
+            task = answer["result"]
 
     def call(self, fn):
         return fn()

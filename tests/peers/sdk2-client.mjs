@@ -14,7 +14,15 @@ import { readInvocation, runDriver, sleep } from "./driver-common.mjs";
 
 const log = (text) => process.stderr.write(`sdk2-client: ${text}\n`);
 const { command, args, context } = readInvocation(log, "sdk2-client.mjs SERVER_COMMAND [ARGS...] | URL");
-const capabilities = context.capabilities || {};
+const capabilities = { ...(context.capabilities || {}) };
+// The SDK 2.4.0 does not implement the tasks extension (io.modelcontextprotocol/tasks): a task
+// handle for tools/call fails with UNSUPPORTED_RESULT_TYPE and is never polled. A host declares
+// only what it can do, so this one leaves the extension out and the tasks scenarios SKIP.
+if (capabilities.extensions && capabilities.extensions["io.modelcontextprotocol/tasks"]) {
+  const { ["io.modelcontextprotocol/tasks"]: _unsupported, ...others } = capabilities.extensions;
+  if (Object.keys(others).length) capabilities.extensions = others;
+  else delete capabilities.extensions;
+}
 // The run's version picks the era the host asks for: at 2026-07-28 and later version negotiation
 // "auto" (the SDK's default is the legacy era); the probe waits as long as the scenario asks
 // (probe_timeout_ms), else the SDK's own default.
