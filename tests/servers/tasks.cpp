@@ -33,15 +33,6 @@ std::string now_iso8601() {
   return buf;
 }
 
-// -32021 naming the extension (XTASK-06, XTASK-21).
-[[noreturn]] void refuse_undeclared(const Session& s, const std::string& what) {
-  json data = {{"requiredCapabilities", {{"extensions", {{kTasksExtension, json::object()}}}}}};
-  if (s.faulty(Fault::no_required_capability_error)) data = nullptr;
-  fail(kMissingRequiredClientCapability,
-       what + " needs the " + std::string(kTasksExtension) + " extension in the request's clientCapabilities",
-       std::move(data));
-}
-
 bool terminal(const std::string& status) { return status == "completed" || status == "cancelled" || status == "failed"; }
 
 json text_content(const std::string& text) { return json::array({{{"type", "text"}, {"text", text}}}); }
@@ -58,6 +49,14 @@ json interview_question(int round) {
 }
 
 }  // namespace
+
+void Tasks::refuse_undeclared(const Session& s, const std::string& what) {
+  json data = {{"requiredCapabilities", {{"extensions", {{kTasksExtension, json::object()}}}}}};
+  if (s.faulty(Fault::no_required_capability_error)) data = nullptr;
+  fail(kMissingRequiredClientCapability,
+       what + " needs the " + std::string(kTasksExtension) + " extension in the request's clientCapabilities",
+       std::move(data));
+}
 
 bool Tasks::declared(const Session& s) {
   const json* ext = find_member(s.client_capabilities(), "extensions");
@@ -162,7 +161,15 @@ Outcome Tasks::get(Session& s, const std::string& id) {
     fail(rpc_code::invalid_params, "task not found: " + id.substr(0, 100));
   }
   Task& t = it->second;
+  const std::string before = t.status;
   advance(s, t);
+  if (t.status != before) announce(s, id, t);
+  json r = detailed(s, id, t);
+  if (s.faulty(Fault::task_result_type_on_get)) r["resultType"] = "task";
+  return Outcome::ok(std::move(r));
+}
+
+json Tasks::detailed(Session& s, const std::string& id, const Task& t) const {
   json r = handle(id, t);
   if (t.status == "input_required") r["inputRequests"] = t.outstanding;  // all outstanding ones (XTASK-13)
   if (t.status == "completed") {
@@ -175,8 +182,11 @@ Outcome Tasks::get(Session& s, const std::string& id) {
     r["statusMessage"] = "failed: " + t.error.value("message", std::string("unknown error"));
     if (!s.faulty(Fault::failed_without_error)) r["error"] = t.error;
   }
-  if (s.faulty(Fault::task_result_type_on_get)) r["resultType"] = "task";
-  return Outcome::ok(std::move(r));
+  return r;
+}
+
+void Tasks::announce(Session& s, const std::string& id, const Task& t) const {
+  s.listens().task_changed(id, detailed(s, id, t));
 }
 
 // tasks/update: answers for outstanding keys are taken, others ignored (XTASK-19); once every
@@ -198,6 +208,7 @@ Outcome Tasks::update(Session& s, const std::string& id, Task& t, const Request&
   if (answered && t.status == "input_required" && t.outstanding.empty()) {
     t.status = "working";
     t.updated_at = now_iso8601();
+    announce(s, id, t);
   }
   if (answered && s.faulty(Fault::update_ack_not_complete)) {
     json r = handle(id, t);
@@ -224,6 +235,7 @@ Outcome Tasks::serve(Session& s, const std::string& method, const Request& req) 
   } else {
     t.status = "cancelled";
     t.updated_at = now_iso8601();
+    announce(s, id, t);
   }
   return Outcome::ok(json::object());
 }

@@ -2,8 +2,9 @@
 // tasks when the tools/call's own _meta declares the extension: slow_report, interview and
 // broken_job only as tasks (-32021 naming the extension without it), fail also without (a plain
 // isError result then). tasks/get, tasks/update and tasks/cancel serve the tasks of this
-// connection. A task moves on by being polled, never by the clock, so every run sees the same
-// states:
+// connection; a change of a task's status goes as notifications/tasks to the listen streams that
+// follow it (listen.hpp). A task moves on by being polled, never by the clock, so every run sees
+// the same states:
 //   slow_report  working on the first tasks/get, completed (the result the call would have
 //                returned) from the second on;
 //   fail         the same, its result an isError tool result (still completed, XTASK-09);
@@ -32,6 +33,10 @@ class Tasks {
  public:
   // Whether the request being handled declared the extension in its own _meta.
   static bool declared(const Session& s);
+  // -32021 naming the extension in data.requiredCapabilities (XTASK-06, XTASK-21).
+  [[noreturn]] static void refuse_undeclared(const Session& s, const std::string& what);
+  // Whether `id` is a task of this connection.
+  bool known(const std::string& id) const { return tasks_.count(id) > 0; }
   // tools/call of slow_report, interview, broken_job: a task handle, or -32021 when the request
   // did not declare the extension.
   Outcome start_report(Session& s, const json& args);
@@ -65,6 +70,10 @@ class Tasks {
 
   Outcome start(Session& s, const std::string& tool, Task t);
   json handle(const std::string& id, const Task& t) const;
+  // The task as tasks/get and notifications/tasks show it (members by status).
+  json detailed(Session& s, const std::string& id, const Task& t) const;
+  // Tells the listen streams following the task its new state.
+  void announce(Session& s, const std::string& id, const Task& t) const;
   void advance(Session& s, Task& t);
   void finish(Session& s, Task& t);
   Outcome get(Session& s, const std::string& id);
