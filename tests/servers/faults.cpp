@@ -153,6 +153,7 @@ constexpr std::array kFaults = {
     FaultInfo{Fault::sequential_task_ids, "sequential-task-ids", "(2026-07-28) task ids are a counter (task-1, task-2, ...)", false},
     FaultInfo{Fault::task_before_input, "task-before-input", "(2026-07-28) confirm with the tasks extension answers a task handle at once and asks its confirmation inside the task instead of resolving the input round first", false},
     FaultInfo{Fault::progress_on_task_stream, "progress-on-task-stream", "(2026-07-28) a listen stream following a task gets a notifications/message with each notifications/tasks", false},
+    FaultInfo{Fault::task_listen_undeclared, "task-listen-undeclared", "(2026-07-28) subscriptions/listen with notifications.taskIds is served without the tasks extension on the request instead of -32021", false},
     FaultInfo{Fault::crash_on_deep_nesting, "crash-on-deep-nesting",
               "aborts (SIGABRT) on a request whose params nest deeper than 32 levels", false},
     FaultInfo{Fault::hang_on_long_echo, "hang-on-long-echo",

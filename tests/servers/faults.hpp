@@ -83,6 +83,7 @@ enum class Fault {
   sequential_task_ids,
   task_before_input,
   progress_on_task_stream,
+  task_listen_undeclared,
   // Found only by the live fuzzer (`mcpspec fuzz`): the generic suite never sends such input.
   // faults.json lists them under "fuzz_only".
   crash_on_deep_nesting,

@@ -28,7 +28,7 @@ json accepted_filter(Session& s, const json& wanted) {
   if (const json* ids = find_member(wanted, "taskIds")) {
     // Task notifications belong to the tasks extension: a request that does not declare it is
     // refused (XTASK-21); of the ids asked for, those of this connection's tasks are agreed to.
-    if (!Tasks::declared(s)) Tasks::refuse_undeclared(s, "subscriptions/listen with notifications.taskIds");
+    if (!Tasks::declared(s) && !s.faulty(Fault::task_listen_undeclared)) Tasks::refuse_undeclared(s, "subscriptions/listen with notifications.taskIds");
     if (!ids->is_array()) fail(rpc_code::invalid_params, "params.notifications.taskIds must be an array");
     json agreed = json::array();
     for (const auto& id : *ids) {

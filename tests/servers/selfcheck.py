@@ -1396,6 +1396,8 @@ MODERN_PROBES.update({
     "task-before-input": lambda s: task_call(s, "confirm", TASKS_ELICIT, {"target": "prod"}).get(
         "result", {}).get("resultType") == "task",
     "progress-on-task-stream": lambda s: "notifications/message" in [n.get("method") for n in task_stream(s)],
+    "task-listen-undeclared": lambda s: listen(s, "U", {"taskIds": ["x"]}) != [] and
+    not any(error_code(m) == -32021 for m in listen(s, "V", {"taskIds": ["x"]})),
 })
 
 
