@@ -151,7 +151,7 @@ TEST_CASE("$generate errors say where they happened", "[substitute]") {
   CHECK_THAT(error_of(R"({"$generate": {"schema": "${nope}"}})"), Catch::Contains("unknown variable \"nope\""));
 }
 
-TEST_CASE("$for_each_key maps every key of an object to one value", "[substitute]") {
+TEST_CASE("$for_each_key maps every key of an object to a value built for that key", "[substitute]") {
   // Answering input requests whose keys the target chose (tasks/update).
   CHECK(sub(R"({"inputResponses": {"$for_each_key": {"of": "${init.capabilities}", "value": {"action": "decline"}}}})") ==
         json::parse(R"({"inputResponses": {"tools": {"action": "decline"}}})"));
