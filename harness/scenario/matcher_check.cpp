@@ -172,6 +172,14 @@ void Checker::node(const json& m, const std::string& ptr, int depth) const {
     return;
   }
   if (!m.is_object()) return;
+  // {"$for_each_key": ...} is built into a plain object when the step runs (substitute.hpp): before
+  // that, only the matcher it repeats can be checked.
+  if (allow_placeholders && m.size() == 1 && m.contains("$for_each_key")) {
+    const json& spec = m["$for_each_key"];
+    if (spec.is_object() && spec.contains("value"))
+      node(spec["value"], child_pointer(child_pointer(ptr, "$for_each_key"), "value"), depth + 1);
+    return;
+  }
   const std::string* op_key = nullptr;
   const std::string* plain_key = nullptr;
   for (auto it = m.begin(); it != m.end(); ++it) {

@@ -112,6 +112,28 @@ json generate(const json& spec, const std::string& ptr) {
   }
 }
 
+json substitute_at(const json& value, const json& vars, const std::string& ptr, int depth);
+
+// {"$for_each_key": {"of": OBJECT, "value": V}}: an object with every key of OBJECT mapped to V,
+// V substituted once per key with ${each.key} and ${each.value} naming that member of OBJECT.
+// What a request answering input requests whose keys only the target knows needs (tasks/update),
+// and, as a matcher, "each of those keys is gone or unchanged" (no key reused for a new request).
+json for_each_key(const json& spec, const json& vars, const std::string& ptr, int depth) {
+  if (!spec.is_object() || !spec.contains("of") || !spec.contains("value") || spec.size() != 2)
+    throw SubstitutionError(at(ptr) + "$for_each_key takes {\"of\": <object>, \"value\": <value>}, got " +
+                            spec.dump(-1, ' ', false, json::error_handler_t::replace).substr(0, 200));
+  const json of = substitute_at(spec["of"], vars, ptr + "/of", depth + 1);
+  if (!of.is_object()) throw SubstitutionError(at(ptr) + "$for_each_key: \"of\" must be an object, got " + kind(of));
+  json out = json::object();
+  if (of.empty()) return out;
+  json with_each = vars.is_object() ? vars : json::object();
+  for (const auto& [key, member] : of.items()) {
+    with_each["each"] = {{"key", key}, {"value", member}};
+    out[key] = substitute_at(spec["value"], with_each, ptr + "/value", depth + 1);
+  }
+  return out;
+}
+
 json substitute_at(const json& value, const json& vars, const std::string& ptr, int depth) {
   if (depth > kMaxDepth)
     throw SubstitutionError(at(ptr) + "value nested deeper than " + std::to_string(kMaxDepth) + " levels");
@@ -128,6 +150,12 @@ json substitute_at(const json& value, const json& vars, const std::string& ptr, 
       throw SubstitutionError(at(ptr) + "$generate must be the only key of its object");
     const std::string inner = ptr + "/$generate";
     return generate(substitute_at(value["$generate"], vars, inner, depth + 1), inner);
+  }
+  if (value.contains("$for_each_key")) {
+    if (value.size() != 1)
+      throw SubstitutionError(at(ptr) + "$for_each_key must be the only key of its object");
+    const std::string inner = ptr + "/$for_each_key";
+    return for_each_key(value["$for_each_key"], vars, inner, depth + 1);
   }
   json out = json::object();
   for (auto it = value.begin(); it != value.end(); ++it)

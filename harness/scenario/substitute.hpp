@@ -20,8 +20,12 @@ class SubstitutionError : public std::runtime_error {
 // - "$${" stands for a literal "${".
 // - {"$generate": {...}} objects are replaced by generate_arguments(...) after substituting their
 //   own contents (so "schema": "${tool.inputSchema}" works).
+// - {"$for_each_key": {"of": OBJECT, "value": V}} objects become an object mapping every key of
+//   OBJECT (after substitution, so "of": "${poll.result.inputRequests}" works) to V, substituted
+//   per key with ${each.key} and ${each.value} set to that member of OBJECT.
 // An unknown path or a malformed reference throws SubstitutionError naming the path.
-// Operator objects of matchers (keys starting with '$') are left alone except $generate, so the
+// Operator objects of matchers (keys starting with '$') are left alone except $generate and
+// $for_each_key, so the
 // same function can prepare both messages and matchers.
 nlohmann::json substitute(const nlohmann::json& value, const nlohmann::json& vars);
 

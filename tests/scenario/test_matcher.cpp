@@ -520,6 +520,14 @@ TEST_CASE("operator arguments holding ${...} wait for substitution", "[matcher]"
   CHECK_THROWS_AS(match(json::parse(R"({"$increasing": "${ptr}"})"), json::array()), MatcherError);
 }
 
+TEST_CASE("$for_each_key is built at substitution: before it only its value is checked", "[matcher]") {
+  CHECK_NOTHROW(check_matcher(json::parse(
+      R"({"inputRequests": {"$for_each_key": {"of": "${poll.result.inputRequests}", "value": {"$absent": true}}}})")));
+  CHECK(error_pointer(R"({"a": {"$for_each_key": {"of": {}, "value": {"$bogus": 1}}}})") == "/a/$for_each_key/value/$bogus");
+  // Left unsubstituted, it is no operator match() knows.
+  CHECK_THROWS_AS(match(json::parse(R"({"$for_each_key": {"of": {}, "value": 1}})"), json::object()), MatcherError);
+}
+
 TEST_CASE("nesting depth is guarded in matchers and values", "[matcher]") {
   json deep = 1;
   for (int i = 0; i < 300; ++i) deep = json{{"a", deep}};

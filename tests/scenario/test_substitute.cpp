@@ -151,6 +151,27 @@ TEST_CASE("$generate errors say where they happened", "[substitute]") {
   CHECK_THAT(error_of(R"({"$generate": {"schema": "${nope}"}})"), Catch::Contains("unknown variable \"nope\""));
 }
 
+TEST_CASE("$for_each_key maps every key of an object to a value built for that key", "[substitute]") {
+  // Answering input requests whose keys the target chose (tasks/update).
+  CHECK(sub(R"({"inputResponses": {"$for_each_key": {"of": "${init.capabilities}", "value": {"action": "decline"}}}})") ==
+        json::parse(R"({"inputResponses": {"tools": {"action": "decline"}}})"));
+  CHECK(sub(R"({"$for_each_key": {"of": {}, "value": 1}})") == json::object());
+  // As a matcher: none of the keys may be there (a key answered before is never asked again).
+  json none_of = sub(R"({"$for_each_key": {"of": {"q1": 0, "q2": 0}, "value": {"$absent": true}}})");
+  CHECK(match(none_of, json::parse(R"({"q3": {}})")).ok);
+  CHECK_FALSE(match(none_of, json::parse(R"({"q3": {}, "q2": {}})")).ok);
+  // ${each.key} / ${each.value}: each key gone, or still naming the same request.
+  json same_or_gone = sub(R"({"$for_each_key": {"of": {"q1": {"m": 1}, "q2": {"m": 2}},
+                              "value": {"$anyOf": [{"$absent": true}, {"$eq": "${each.value}"}]}}})");
+  CHECK(match(same_or_gone, json::parse(R"({"q1": {"m": 1}, "q3": {"m": 3}})")).ok);
+  CHECK_FALSE(match(same_or_gone, json::parse(R"({"q2": {"m": 3}})")).ok);
+  CHECK(sub(R"({"$for_each_key": {"of": {"a": 1}, "value": "${each.key}=${each.value}"}})") == json{{"a", "a=1"}});
+  CHECK_THAT(error_of(R"({"a": {"$for_each_key": {"of": "${count}", "value": 1}}})"),
+             Catch::Contains("at /a/$for_each_key: $for_each_key: \"of\" must be an object, got a number"));
+  CHECK_THAT(error_of(R"({"$for_each_key": {"of": {}}})"), Catch::Contains("$for_each_key takes"));
+  CHECK_THAT(error_of(R"({"$for_each_key": {"of": {}, "value": 1}, "x": 2})"), Catch::Contains("only key"));
+}
+
 TEST_CASE("edge cases of reference syntax", "[substitute]") {
   // A reference that is the whole string but followed by an escape is text, not a typed value.
   CHECK(sub(R"("${count}$${x}")") == json("3${x}"));

@@ -76,6 +76,14 @@ enum class Fault {
   completed_result_differs,
   tasks_served_undeclared,
   update_unknown_key_refused,
+  input_key_reused,
+  update_ack_not_complete,
+  tool_error_as_failed,
+  failed_without_error,
+  sequential_task_ids,
+  task_before_input,
+  progress_on_task_stream,
+  task_listen_undeclared,
   // Found only by the live fuzzer (`mcpspec fuzz`): the generic suite never sends such input.
   // faults.json lists them under "fuzz_only".
   crash_on_deep_nesting,

@@ -33,15 +33,18 @@ json done(std::string text) {
   return {{"content", json::array({{{"type", "text"}, {"text", std::move(text)}}})}, {"isError", false}};
 }
 
+json confirm_question(const std::string& target) {
+  return {{"method", "elicitation/create"},
+          {"params",
+           {{"mode", "form"},
+            {"message", "Proceed with " + target + "?"},
+            {"requestedSchema",
+             {{"type", "object"}, {"properties", {{"ok", {{"type", "boolean"}}}}}, {"required", {"ok"}}}}}}};
+}
+
 Outcome ask(const std::string& method, const std::string& target, const json& args) {
-  json question = {{"method", "elicitation/create"},
-                   {"params",
-                    {{"mode", "form"},
-                     {"message", "Proceed with " + target + "?"},
-                     {"requestedSchema",
-                      {{"type", "object"}, {"properties", {{"ok", {{"type", "boolean"}}}}}, {"required", {"ok"}}}}}}};
   return Outcome::ok({{"resultType", "input_required"},
-                      {"inputRequests", {{"confirm", std::move(question)}}},
+                      {"inputRequests", {{"confirm", confirm_question(target)}}},
                       {"requestState", request_state_for(method, args)}});
 }
 
@@ -82,9 +85,18 @@ Outcome confirm_round(Session& s, const Request& req, const std::string& method,
 
 Outcome call_confirm(Session& s, const Request& req, const json& args) {
   const std::string target = args.value("target", std::string());
-  return confirm_round(s, req, "tools/call", args, target, [&target](bool ok, const std::string& action) {
-    if (action == "remembered") return Outcome::ok(done("answered from an earlier call's round: " + target));
-    return Outcome::ok(done(ok ? "confirmed: " + target : "not confirmed (" + action + "): " + target));
+  // With the tasks extension on the request the confirmed work runs as a task, created only once
+  // the input round is resolved (XTASK-11). The fault creates the task first and asks inside it.
+  const bool as_task = s.modern() && Tasks::declared(s);
+  const json* elicitation = find_member(s.client_capabilities(), "elicitation");
+  if (as_task && s.faulty(Fault::task_before_input) && elicitation != nullptr && elicitation->is_object() &&
+      find_member(req.params, "inputResponses") == nullptr)
+    return s.tasks().start_asking(s, "confirm", json::array({confirm_question(target)}), "confirmed in the task: " + target);
+  return confirm_round(s, req, "tools/call", args, target, [&](bool ok, const std::string& action) {
+    json result = action == "remembered" ? done("answered from an earlier call's round: " + target)
+                                         : done(ok ? "confirmed: " + target : "not confirmed (" + action + "): " + target);
+    if (as_task) return s.tasks().start_with_result(s, "confirm", std::move(result));
+    return Outcome::ok(std::move(result));
   });
 }
 

@@ -1,5 +1,7 @@
 #include "listen.hpp"
 
+#include <algorithm>
+
 #include "capabilities.hpp"
 #include "session.hpp"
 
@@ -23,6 +25,18 @@ json accepted_filter(Session& s, const json& wanted) {
   flag("toolsListChanged", Capability::tools);
   flag("promptsListChanged", Capability::prompts);
   flag("resourcesListChanged", Capability::resources);
+  if (const json* ids = find_member(wanted, "taskIds")) {
+    // Task notifications belong to the tasks extension: a request that does not declare it is
+    // refused (XTASK-21); of the ids asked for, those of this connection's tasks are agreed to.
+    if (!Tasks::declared(s) && !s.faulty(Fault::task_listen_undeclared)) Tasks::refuse_undeclared(s, "subscriptions/listen with notifications.taskIds");
+    if (!ids->is_array()) fail(rpc_code::invalid_params, "params.notifications.taskIds must be an array");
+    json agreed = json::array();
+    for (const auto& id : *ids) {
+      if (!id.is_string()) fail(rpc_code::invalid_params, "params.notifications.taskIds must hold strings");
+      if (s.tasks().known(id.get<std::string>())) agreed.push_back(id);
+    }
+    out["taskIds"] = std::move(agreed);
+  }
   if (const json* uris = find_member(wanted, "resourceSubscriptions")) {
     if (!uris->is_array()) fail(rpc_code::invalid_params, "params.notifications.resourceSubscriptions must be an array");
     if (serves(s.options(), Capability::resources)) out["resourceSubscriptions"] = *uris;
@@ -69,6 +83,25 @@ int Listens::tools_changed(const json& cause) {
     ++sent;
   }
   return sent;
+}
+
+void Listens::task_changed(const std::string& task_id, const json& task) {
+  std::lock_guard lock(mu_);
+  for (const auto& [key, l] : open_) {
+    const json* ids = find_member(l.accepted, "taskIds");
+    if (ids == nullptr || std::find(ids->begin(), ids->end(), json(task_id)) == ids->end()) continue;
+    json params = task;
+    params["_meta"][kSubscriptionIdKey] = l.id;
+    wire_.send(Wire::notification("notifications/tasks", std::move(params)));
+    if (fault_ == Fault::progress_on_task_stream) {
+      // What a task's stream must never carry (XTASK-25): a log message about the task.
+      wire_.send(Wire::notification("notifications/message",
+                                    {{"_meta", {{kSubscriptionIdKey, l.id}}},
+                                     {"level", "info"},
+                                     {"logger", "tasks"},
+                                     {"data", "task " + task_id + " is now " + task.value("status", std::string())}}));
+    }
+  }
 }
 
 }  // namespace testserver

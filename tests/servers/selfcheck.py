@@ -1304,6 +1304,102 @@ def check_faults(faults_json, schema_dir=None):
         check(seen is True, f"fault {e['name']} observable (probe said {seen})")
     check_fault_schemas(doc, schema_dir)
 
+# --- The tasks extension's input rounds, failures, ids and listen streams (tasks.cpp) --------------
+
+TASKS_ELICIT = dict(TASKS, **ELICIT)
+
+
+def task_call(s, name, caps=TASKS, args=None):
+    """tools/call `name` (no arguments unless given) at 2026-07-28: the answer."""
+    return modern(s, "tools/call", {"name": name, "arguments": args or {}}, caps)[0]
+
+
+def polls_of(s, name, polls, caps=TASKS, args=None):
+    """A task of `name` polled `polls` times: (its id, the last tasks/get result)."""
+    tid = task_call(s, name, caps, args)["result"]["taskId"]
+    got = {}
+    for _ in range(polls):
+        got = task_op(s, "tasks/get", tid)["result"]
+    return tid, got
+
+
+def interview_rounds(s):
+    """The interview task: each tasks/get result and each tasks/update answer, until it completes."""
+    tid = task_call(s, "interview", TASKS_ELICIT)["result"]["taskId"]
+    gets, updates = [], []
+    for _ in range(4):
+        got = task_op(s, "tasks/get", tid, TASKS_ELICIT)["result"]
+        gets.append(got)
+        if got["status"] != "input_required":
+            break
+        answers = {key: {"action": "decline"} for key in got["inputRequests"]}
+        updates.append(modern(s, "tasks/update", {"taskId": tid, "inputResponses": answers}, TASKS_ELICIT)[0])
+    return gets, updates
+
+
+def task_stream(s):
+    """slow_report followed on a listen stream: the notifications that came with two polls."""
+    tid = task_call(s, "slow_report")["result"]["taskId"]
+    s.send({"jsonrpc": "2.0", "id": "T", "method": "subscriptions/listen",
+            "params": {"notifications": {"taskIds": [tid]}, "_meta": modern_meta(TASKS)}})
+    notes = [json.loads(line) for line in s.silence(0.3)]
+    for _ in range(2):
+        notes += modern(s, "tasks/get", {"taskId": tid}, TASKS)[1]
+    return notes
+
+
+def check_task_rounds():
+    s = Server()
+    try:
+        gets, updates = interview_rounds(s)
+        keys = [sorted(g.get("inputRequests", {})) for g in gets]
+        check(keys == [["question-1"], ["question-2"], []] and gets[-1]["status"] == "completed",
+              f"tasks: interview asks question-1, then question-2, then completes (got {keys})")
+        check(len(updates) == 2 and all(u.get("result", {}).get("resultType") == "complete" and
+                                        not {"taskId", "status"} & set(u["result"]) for u in updates),
+              "tasks: tasks/update answering outstanding keys -> an empty complete result")
+        check(polls_of(s, "interview", 2)[1]["status"] == "completed",
+              "tasks: interview without elicitation asks nothing and completes")
+        done = polls_of(s, "fail", 2)[1]
+        check(done["status"] == "completed" and done.get("result", {}).get("isError") is True,
+              "tasks: fail as a task -> completed with its isError result")
+        check(task_call(s, "fail", {}).get("result", {}).get("isError") is True,
+              "tasks: fail without the extension -> the plain isError result")
+        broken = polls_of(s, "broken_job", 2)[1]
+        check(broken["status"] == "failed" and broken.get("error", {}).get("code") == -32603 and "result" not in broken,
+              "tasks: broken_job -> failed with its JSON-RPC error")
+        first = task_call(s, "confirm", TASKS_ELICIT, {"target": "prod"})
+        check(first.get("result", {}).get("resultType") == "input_required",
+              "tasks: confirm with the extension asks before creating a task")
+        notes = task_stream(s)
+        methods = [n.get("method") for n in notes]
+        check("notifications/subscriptions/acknowledged" in methods and "notifications/tasks" in methods and
+              "notifications/message" not in methods and "notifications/progress" not in methods,
+              f"tasks: a listen stream following a task gets notifications/tasks only (got {methods})")
+        s.send({"jsonrpc": "2.0", "id": "U", "method": "subscriptions/listen",
+                "params": {"notifications": {"taskIds": ["x"]}, "_meta": modern_meta({})}})
+        refused = [json.loads(line) for line in s.silence(0.3)]
+        check(any(error_code(m) == -32021 for m in refused),
+              "tasks: listen with taskIds without the extension -> -32021")
+    finally:
+        s.kill()
+
+
+MODERN_PROBES.update({
+    "input-key-reused": lambda s: len(interview_rounds(s)[0]) > 1 and
+    "question-1" in interview_rounds(s)[0][1].get("inputRequests", {}),
+    "update-ack-not-complete": lambda s: interview_rounds(s)[1][0].get("result", {}).get("resultType") == "task",
+    "tool-error-as-failed": lambda s: polls_of(s, "fail", 2)[1]["status"] == "failed",
+    "failed-without-error": lambda s: polls_of(s, "broken_job", 2)[1].get("status") == "failed" and
+    "error" not in polls_of(s, "broken_job", 2)[1],
+    "sequential-task-ids": lambda s: task_call(s, "slow_report")["result"]["taskId"] == "task-1",
+    "task-before-input": lambda s: task_call(s, "confirm", TASKS_ELICIT, {"target": "prod"}).get(
+        "result", {}).get("resultType") == "task",
+    "progress-on-task-stream": lambda s: "notifications/message" in [n.get("method") for n in task_stream(s)],
+    "task-listen-undeclared": lambda s: listen(s, "U", {"taskIds": ["x"]}) != [] and
+    not any(error_code(m) == -32021 for m in listen(s, "V", {"taskIds": ["x"]})),
+})
+
 
 def main():
     global BINARY
@@ -1317,7 +1413,7 @@ def main():
     sections = [("lifecycle", check_lifecycle), ("envelope", check_envelope), ("batches", check_batches),
                 ("tools", check_tools), ("resources", check_resources),
                 ("prompts-logging-completion", check_prompts_logging_completion),
-                ("modern", check_modern), ("profiles", check_profiles), ("process", check_process), ("fuzz", check_fuzz),
+                ("modern", check_modern), ("task-rounds", check_task_rounds), ("profiles", check_profiles), ("process", check_process), ("fuzz", check_fuzz),
                 ("schemas", lambda: check_schemas(opts.schemas)),
                 ("faults", lambda: check_faults(opts.faults_json, opts.schemas))]
     for name, fn in sections:

@@ -71,6 +71,12 @@ std::vector<ToolSpec> tool_specs(const Options& opt) {
                     {"properties", {{"topic", {{"type", "string"}, {"description", "What the report is about"}}}}},
                     {"additionalProperties", false}},
                    true, true});
+  // Tasks only as well: one asks for input in two rounds, one fails (tasks.hpp says how).
+  specs.push_back({"interview", "Interview",
+                   "Asks two questions as a task, one input round each (needs the io.modelcontextprotocol/tasks extension).",
+                   no_arguments(), true, true});
+  specs.push_back({"broken_job", "Broken job", "Starts a job as a task that then fails (needs the io.modelcontextprotocol/tasks extension).",
+                   no_arguments(), true, true});
   if (opt.fault == Fault::tool_name_invalid) {
     specs.push_back({kBadlyNamedTool, "Badly named", "Says hello; its name breaks the naming rules.",
                      no_arguments(), true});

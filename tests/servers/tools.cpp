@@ -147,6 +147,9 @@ Outcome tools_call(Session& s, const Request& req) {
   if (name == "slow_progress") return call_slow_progress(s, req, *args, std::move(token));
   if (name == "fail") {
     if (!s.modern()) s.logs().emit(LogLevel::warning, "tools", "the fail tool failed, as it always does");
+    // With the tasks extension on the request it runs as a task, whose isError result is still a
+    // completed task (XTASK-09).
+    if (s.modern() && Tasks::declared(s)) return s.tasks().start_with_result(s, "fail", text_result("this tool always fails (on purpose)", true));
     return Outcome::ok(text_result("this tool always fails (on purpose)", true));
   }
   if (name == "image") {
@@ -164,6 +167,8 @@ Outcome tools_call(Session& s, const Request& req) {
     return Outcome::ok(text_result("announced tools/list_changed on " + std::to_string(streams) + " listen stream(s)"));
   }
   if (name == "slow_report") return s.tasks().start_report(s, *args);
+  if (name == "interview") return s.tasks().start_interview(s);
+  if (name == "broken_job") return s.tasks().start_broken_job(s);
   if (name == "region_echo") return Outcome::ok(text_result((*args)["region"].get<std::string>()));
   fail(rpc_code::internal_error, "tool '" + name + "' is listed but has no implementation");
 }
