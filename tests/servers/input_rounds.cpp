@@ -3,7 +3,9 @@
 // input-required result (one elicitation input request, keyed "confirm", and a requestState); the
 // client retries the same request under a new id with inputResponses and the requestState. The
 // server keeps nothing between the two: requestState is derived from the method and arguments, so a
-// retry whose state does not belong to its request (or has none) is refused.
+// retry whose state does not belong to its request (or has none) is refused. The round asks in
+// form mode, or in url mode when the request declared url mode and not form mode; a cancelled or
+// declined answer completes the request as "not confirmed".
 #include "features.hpp"
 #include "session.hpp"
 
@@ -33,13 +35,36 @@ json done(std::string text) {
   return {{"content", json::array({{{"type", "text"}, {"text", std::move(text)}}})}, {"isError", false}};
 }
 
-Outcome ask(const std::string& method, const std::string& target, const json& args) {
-  json question = {{"method", "elicitation/create"},
-                   {"params",
-                    {{"mode", "form"},
-                     {"message", "Proceed with " + target + "?"},
-                     {"requestedSchema",
-                      {{"type", "object"}, {"properties", {{"ok", {{"type", "boolean"}}}}}, {"required", {"ok"}}}}}}};
+// Whether this request's elicitation capability lets the round ask in url mode only.
+bool url_mode(const Session& s) {
+  const json& caps = s.client_capabilities();
+  if (s.faulty(Fault::elicitation_url_undeclared)) return true;
+  if (!caps.contains("elicitation") || !caps["elicitation"].is_object()) return false;
+  const json& modes = caps["elicitation"];
+  return modes.contains("url") && !modes.contains("form");
+}
+
+json elicitation_params(const Session& s, const std::string& target) {
+  json params;
+  if (url_mode(s)) {
+    // A fixed address: a url carries no end-user data (ELI-20).
+    params = {{"mode", "url"}, {"message", "Approve " + target + " on the confirmation page"},
+              {"url", "https://confirm.example/approve"}};
+    if (s.faulty(Fault::elicitation_url_with_id)) params["elicitationId"] = "confirm-1";
+  } else {
+    json fields = {{"ok", {{"type", "boolean"}}}};
+    if (s.faulty(Fault::elicitation_nested_form))
+      fields["details"] = {{"type", "object"}, {"properties", {{"note", {{"type", "string"}}}}}};
+    params = {{"mode", "form"},
+              {"message", "Proceed with " + target + "?"},
+              {"requestedSchema", {{"type", "object"}, {"properties", std::move(fields)}, {"required", {"ok"}}}}};
+  }
+  if (s.faulty(Fault::elicitation_without_message)) params.erase("message");
+  return params;
+}
+
+Outcome ask(const Session& s, const std::string& method, const std::string& target, const json& args) {
+  json question = {{"method", "elicitation/create"}, {"params", elicitation_params(s, target)}};
   return Outcome::ok({{"resultType", "input_required"},
                       {"inputRequests", {{"confirm", std::move(question)}}},
                       {"requestState", request_state_for(method, args)}});
@@ -60,7 +85,7 @@ Outcome confirm_round(Session& s, const Request& req, const std::string& method,
       fail(kMissingRequiredClientCapability, "confirming " + target + " needs the elicitation capability on the request",
            {{"requiredCapabilities", {{"elicitation", {{"form", json::object()}}}}}});
     }
-    return ask(method, target, args);
+    return ask(s, method, target, args);
   }
   if ((method == "prompts/get" && s.faulty(Fault::prompt_round_refused)) ||
       (method == "resources/read" && s.faulty(Fault::resource_round_refused)))
@@ -72,10 +97,14 @@ Outcome confirm_round(Session& s, const Request& req, const std::string& method,
   }
   const json* answer = find_member(*responses, "confirm");
   // Still no usable answer: ask again rather than fail (the client may retry).
-  if (answer == nullptr || !answer->is_object() || !answer->contains("action")) return ask(method, target, args);
+  if (answer == nullptr || !answer->is_object() || !answer->contains("action")) return ask(s, method, target, args);
   const json& action = (*answer)["action"];
   const json* content = find_member(*answer, "content");
-  const bool ok = action == "accept" && content != nullptr && content->is_object() && content->value("ok", false) == true;
+  // A url-mode accept is consent given on the page; it carries no content.
+  const bool ok = action == "accept" && (url_mode(s) || (content != nullptr && content->is_object() &&
+                                                          content->value("ok", false) == true));
+  if (action == "cancel" && s.faulty(Fault::elicitation_cancel_refused))
+    fail(rpc_code::internal_error, "the confirmation of " + target + " was cancelled");
   s.remember_confirmation();  // only the input-state-carried fault ever reads it back
   return finish(ok, action.is_string() ? action.get<std::string>() : std::string("?"));
 }
