@@ -137,6 +137,10 @@ constexpr std::array kFaults = {
               false},
     FaultInfo{Fault::sampling_bad_role, "sampling-bad-role",
               "(2026-07-28) the brainstorm round's first message has role system", false},
+    FaultInfo{Fault::sampling_context_undeclared, "sampling-context-undeclared",
+              "(2026-07-28) the brainstorm round asks includeContext thisServer although no sampling.context "
+              "was declared",
+              false},
     FaultInfo{Fault::sampling_tool_result_mixed, "sampling-tool-result-mixed",
               "(2026-07-28) the brainstorm tool round's tool-result message also holds text", false},
     FaultInfo{Fault::sampling_tool_use_unanswered, "sampling-tool-use-unanswered",

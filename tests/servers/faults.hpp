@@ -70,6 +70,7 @@ enum class Fault {
   elicitation_cancel_refused,
   sampling_tools_undeclared,
   sampling_bad_role,
+  sampling_context_undeclared,
   sampling_tool_result_mixed,
   sampling_tool_use_unanswered,
   sampling_tool_result_unmatched,

@@ -50,6 +50,7 @@ Outcome ask(const Session& s, const json& args, int round, json messages) {
                                     {"inputSchema", {{"type", "object"}, {"properties", {{"q", {{"type", "string"}}}}}}}}});
     params["toolChoice"] = {{"mode", "auto"}};
   }
+  if (s.faulty(Fault::sampling_context_undeclared)) params["includeContext"] = "thisServer";
   json requests = {{kKey, {{"method", "sampling/createMessage"}, {"params", std::move(params)}}}};
   if (s.faulty(Fault::roots_undeclared) && !declared(caps, "roots")) requests["where"] = {{"method", "roots/list"}};
   return Outcome::ok({{"resultType", "input_required"}, {"inputRequests", std::move(requests)},

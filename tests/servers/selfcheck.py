@@ -1258,6 +1258,7 @@ MODERN_PROBES = {
     "elicitation-cancel-refused": lambda s: error_code(confirm_round(s, answer={"action": "cancel"})[1] or {}) == -32603,
     "sampling-tools-undeclared": lambda s: "tools" in asked(brainstorm(s, caps=SAMPLING)[0], "draft"),
     "sampling-bad-role": lambda s: asked(brainstorm(s)[0], "draft")["messages"][0]["role"] == "system",
+    "sampling-context-undeclared": lambda s: asked(brainstorm(s, caps=SAMPLING)[0], "draft").get("includeContext") == "thisServer",
     "sampling-tool-result-mixed": lambda s: "text" in [b.get("type") for b in tool_round(s)[2]["content"]],
     "sampling-tool-use-unanswered": lambda s: [b.get("toolUseId") for b in tool_round(s)[2]["content"]] == ["u1"],
     "sampling-tool-result-unmatched": lambda s: [b.get("toolUseId") for b in tool_round(s)[2]["content"]] == ["r-u1", "r-u2"],
