@@ -19,16 +19,9 @@ namespace {
 
 constexpr int kMissingRequiredClientCapability = -32021;
 
-// FNV-1a: a stable digest of the method and arguments, so the state names the request it belongs to.
+// The state names the request it belongs to: a digest of its method and arguments.
 std::string request_state_for(const std::string& method, const json& args) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : method + " " + args.dump()) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "confirm-v1-%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  return "confirm-v1-" + state_digest(method + " " + args.dump());
 }
 
 json done(std::string text) {
@@ -71,6 +64,17 @@ Outcome ask(const Session& s, const std::string& method, const std::string& targ
 }
 
 }  // namespace
+
+std::string state_digest(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a: stable across runs and builds
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
 
 Outcome confirm_round(Session& s, const Request& req, const std::string& method, const json& args,
                       const std::string& target,

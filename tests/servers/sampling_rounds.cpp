@@ -7,8 +7,7 @@
 #include "features.hpp"
 #include "session.hpp"
 
-#include <cstdint>
-#include <cstdio>
+#include <string>
 
 namespace testserver {
 
@@ -18,14 +17,7 @@ constexpr int kMissingRequiredClientCapability = -32021;
 constexpr const char* kKey = "draft";
 
 std::string round_state(const json& args, int round) {
-  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a of the arguments
-  for (unsigned char c : args.dump()) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "brainstorm-v1-%016llx-r%d", static_cast<unsigned long long>(h), round);
-  return buf;
+  return "brainstorm-v1-" + state_digest(args.dump()) + "-r" + std::to_string(round);
 }
 
 bool declared(const json& caps, const char* capability, const char* sub = nullptr) {
