@@ -70,12 +70,14 @@ void add_coverage_command(CLI::App& app, int& exit_code) {
     // `run --auth` judges these authorization rows of a server (docs/authorization.md).
     if (a->role != "client")
       for (const auto& id : authcheck::judged_requirements()) covered.insert(id);
-    // At a modern version the modern monitor (harness/monitor/modern_results.hpp) checks these too.
+    // At a modern version the modern monitor (harness/monitor/modern_results.hpp, input_requests.hpp,
+    // schema_validity.hpp) checks these too.
     if (!scenarios.empty() && a->role != "client" && protocol::is_modern_version(versions.front()))
       for (const char* id : {"RT-01", "BASE-07", "BASE-23", "MRTR-02", "MRTR-03", "MRTR-04", "MRTR-05", "CACHE-01",
                              "CACHE-02", "DISC-04", "ERR-03", "ERR-04", "SUB-01", "SUB-02", "SUB-05", "SUB-13", "STDIO-09",
                              "MRTR-01", "HTTP-27", "CAN-10", "META-06", "HDR-09", "BASE-19", "BASE-20", "BASE-24",
-                             "RT-04"})
+                             "RT-04", "ELI-03", "ELI-04", "ELI-06", "ELI-07", "SMP-04", "SMP-06", "SMP-07", "SMP-08",
+                             "SMP-09", "SMP-10", "SMP-19", "ROOT-06", "JSD-05"})
         covered.insert(id);
     // The client-role monitors (docs/testing-clients.md) check these on every client message.
     bool any_client = std::any_of(scenarios.begin(), scenarios.end(), [](const auto& s) { return s.role == scenario::Role::Client; });

@@ -1,5 +1,8 @@
 #include "harness/monitor/modern_results.hpp"
 
+#include "harness/monitor/input_requests.hpp"
+#include "harness/monitor/schema_validity.hpp"
+
 #include "harness/protocol/era.hpp"
 
 #include <algorithm>
@@ -156,8 +159,10 @@ Findings judge_result(const json& result, const std::string& method) {
   }
   if (cacheable(method))
     for (auto& f : judge_cache_hints(result, method)) out.push_back(std::move(f));
-  if (method == "tools/list")
+  if (method == "tools/list") {
     for (auto& f : judge_tool_headers(result)) out.push_back(std::move(f));
+    for (auto& f : judge_tool_schemas(result)) out.push_back(std::move(f));
+  }
   if (method == "server/discover") {
     const json* info = nullptr;
     if (result.contains("_meta") && result["_meta"].is_object() && result["_meta"].contains(protocol::meta_key::kServerInfo))
@@ -281,21 +286,30 @@ void ModernResultsMonitor::outbound(const json& message, const protocol::Classif
     filters_[key] = (*params)["notifications"];
 }
 
-Findings ModernResultsMonitor::input_capabilities(const json& result, const protocol::Classified& c) const {
-  if (!c.id || !result.contains("inputRequests") || !result["inputRequests"].is_object()) return {};
+json ModernResultsMonitor::declared_capabilities(const protocol::Classified& c) const {
+  if (!c.id) return json::object();
   auto it = declared_.find(protocol::id_key(*c.id));
-  const json caps = it == declared_.end() || !it->second.contains(protocol::meta_key::kClientCapabilities)
-                        ? json::object()
-                        : it->second[protocol::meta_key::kClientCapabilities];
+  if (it == declared_.end() || !it->second.contains(protocol::meta_key::kClientCapabilities)) return json::object();
+  return it->second[protocol::meta_key::kClientCapabilities];
+}
+
+Findings ModernResultsMonitor::input_capabilities(const json& result, const protocol::Classified& c) const {
+  if (!result.contains("inputRequests") || !result["inputRequests"].is_object()) return {};
+  const json caps = declared_capabilities(c);
   for (const auto& [key, request] : result["inputRequests"].items()) {
     if (!request.is_object() || !request.contains("method") || !request["method"].is_string()) continue;
-    const char* needed = needed_capability(request["method"].get<std::string>());
-    if (needed && !(caps.contains(needed) && caps[needed].is_object()))
-      return {{kMonitor, {"MRTR-05", "LC-15"},
-               "the input request \"" + key + "\" asks for " + request["method"].get<std::string>() +
-                   " although the request declared no " + needed + " capability (the server answers -32021 instead)"}};
+    const std::string method = request["method"].get<std::string>();
+    const char* needed = needed_capability(method);
+    if (needed && !(caps.contains(needed) && caps[needed].is_object())) {
+      // Asking for roots without the capability is also not checking it before use (ROOT-06).
+      std::vector<std::string> rows = {"MRTR-05", "LC-15"};
+      if (method == "roots/list") rows.push_back("ROOT-06");
+      return {{kMonitor, rows,
+               "the input request \"" + key + "\" asks for " + method + " although the request declared no " + needed +
+                   " capability (the server answers -32021 instead)"}};
+    }
   }
-  return {};
+  return judge_input_requests(result["inputRequests"], caps);
 }
 
 namespace {

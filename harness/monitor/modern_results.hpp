@@ -15,7 +15,10 @@
 //    and the W3C trace values are well formed (BASE-19, BASE-20, BASE-24); resultType task only
 //    answers a request that declared the tasks extension (RT-04);
 //  - an input request asks only for what the request it answers declared in its _meta
-//    clientCapabilities (elicitation, sampling, roots: MRTR-05);
+//    clientCapabilities (elicitation, sampling, roots: MRTR-05), and within it only what the
+//    feature's rules allow (input_requests.hpp: ELI-03/04/06/07, SMP-04/06/07/08/09/10/19);
+//  - every tool's inputSchema has type object at its root, and it and the outputSchema are valid
+//    JSON Schema 2020-12 when they name no other dialect (schema_validity.hpp: JSD-05);
 //  - a change notification travels on a subscriptions/listen stream the harness opened: tagged in
 //    _meta with that listen request's id (SUB-05), after its acknowledgment (SUB-02), and only of a
 //    kind that listen request asked for (SUB-01).
@@ -44,7 +47,11 @@ class ModernResultsMonitor {
 
  private:
   Findings notification(const Ledger& ledger, const nlohmann::json& message, const protocol::Classified& c);
+  // What the input requests of an input_required result ask, against what the request declared
+  // (MRTR-05 here, the rest in input_requests.hpp).
   Findings input_capabilities(const nlohmann::json& result, const protocol::Classified& c) const;
+  // The clientCapabilities the harness's request `c` answers declared in its _meta ({} when none).
+  nlohmann::json declared_capabilities(const protocol::Classified& c) const;
   std::set<std::string> acknowledged_;            // id_keys of listen requests whose acknowledgment came
   std::map<std::string, nlohmann::json> declared_;  // id_key -> the request's _meta
   std::map<std::string, nlohmann::json> filters_;   // id_key of a listen request -> params.notifications

@@ -200,6 +200,8 @@ class Execution : public StepExecutor {
       do_file(step);
     } else if (name == "retry") {
       do_retry(step, dl);
+    } else if (name == "skip_unless_retried") {
+      do_skip_unless_retried(step);
     } else {
       throw ScenarioBug("\"" + std::string(name) + "\" has no meaning in a server-role scenario");
     }
@@ -259,7 +261,17 @@ class Execution : public StepExecutor {
     } else if (answer.contains("requestState")) {
       params["requestState"] = answer["requestState"];
     }
+    ++rounds_retried_;
     request_and_match(step, {{"method", last_request_["method"]}, {"params", params}}, dl);
+  }
+
+  // "skip_unless_retried": REASON. A scenario about input rounds has nothing to judge when no
+  // request of the target asked for input: it ends SKIP with REASON rather than PASS by default.
+  // A finding already made (a monitor's, or a failed step's) stands: the scenario then ends as usual.
+  void do_skip_unless_retried(const json& step) {
+    if (rounds_retried_ > 0 || !r_.findings.empty()) return;
+    skip_reason_ = step["skip_unless_retried"].get<std::string>();
+    throw StopScenario{};
   }
 
   // "retry": {"fresh": true}: after an answered round, the round's request once more as first
@@ -448,6 +460,7 @@ class Execution : public StepExecutor {
   }
 
   Session session_;
+  int rounds_retried_ = 0;  // retry steps that answered an input round (skip_unless_retried)
 };
 
 }  // namespace

@@ -31,6 +31,7 @@ const std::vector<StepAction> kActions = {
     {"run", R::ServerUnderTest, {"expect_code", "within_ms"}, {}, {}},
     {"file", R::ServerUnderTest, {"exists", "text", "json"}, {}, {}},
     {"retry", R::ServerUnderTest, {"expect", "capture", "as_written", "within_ms"}, {}, {}},
+    {"skip_unless_retried", R::ServerUnderTest, {}, {}, {}},
     {"http", R::ServerUnderTest, {"expect", "capture", "end_if", "within_ms"}, {}, {"/http/read_ms"}},
     {"reply", R::ClientUnderTest, {"to", "delay_ms", "invalid"}, {}, {"/delay_ms"}},
     {"input_required", R::ClientUnderTest, {"to", "delay_ms"}, {}, {"/delay_ms"}},

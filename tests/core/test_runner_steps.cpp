@@ -381,3 +381,30 @@ TEST_CASE("steps: a step whose if-condition does not hold is skipped", "[core][s
   CHECK(wire_has(r, "step 0 skipped"));
   CHECK(wire_has(r, "step 1 skipped"));
 }
+
+TEST_CASE("steps: skip_unless_retried skips only a scenario whose target asked for nothing and showed nothing",
+          "[core][steps]") {
+  const std::string modern = "2026-07-28", no_fixture = R"({"fixture": "none"})";
+  auto call = [](const std::string& tool, const std::string& args) {
+    return R"({"request": {"method": "tools/call", "params": {"name": ")" + tool + R"(", "arguments": )" + args +
+           R"(, "_meta": {"io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}}}},
+              {"retry": {"answer_all": {"action": "decline"}}},
+              {"skip_unless_retried": "nothing asked"})";
+  };
+  // confirm asks for input: the round is answered, the scenario is judged.
+  auto asked = run_text(scenario_doc("[" + call("confirm", R"({"target": "x"})") + "]", no_fixture), testserver_path(), modern);
+  INFO(describe(asked));
+  CHECK(asked.verdict == Verdict::Pass);
+  // echo asks for nothing: SKIP with the step's reason, not a PASS by default.
+  auto plain = run_text(scenario_doc("[" + call("echo", R"({"text": "x"})") + "]", no_fixture), testserver_path(), modern);
+  INFO(describe(plain));
+  CHECK(plain.verdict == Verdict::Skip);
+  CHECK(plain.reason == "nothing asked");
+  // A finding made before the step stands (cache-hint-invalid: the monitor flags tools/list).
+  auto found = run_text(scenario_doc(R"([{"request": {"method": "tools/list"}},)" + call("echo", R"({"text": "x"})") + "]",
+                                     no_fixture),
+                        testserver_path() + " --fault cache-hint-invalid", modern);
+  INFO(describe(found));
+  CHECK(found.verdict == Verdict::Fail);
+  CHECK(has_requirement(found, "CACHE-02"));
+}

@@ -63,7 +63,7 @@ TEST_CASE("modern monitor: input_required only where allowed, with requests or s
           "[monitor][modern]") {
   auto m = make();
   const json ask = {{"resultType", "input_required"},
-                    {"inputRequests", {{"q", {{"method", "elicitation/create"}, {"params", json::object()}}}}},
+                    {"inputRequests", {{"q", {{"method", "elicitation/create"}, {"params", {{"message", "ok?"}, {"requestedSchema", {{"type", "object"}, {"properties", json::object()}}}}}}}}},
                     {"requestState", "s"}};
   out(m, request(1, "tools/list"));
   CHECK(has(in(m, result(1, ask)), "MRTR-02"));
@@ -77,6 +77,92 @@ TEST_CASE("modern monitor: input_required only where allowed, with requests or s
   extra["inputRequests"]["q"]["id"] = 7;
   out(m, request(5, "resources/read", {{"uri", "a:b"}, {"_meta", meta({{"elicitation", json::object()}})}}));
   CHECK(has(in(m, result(5, extra)), "MRTR-04"));
+}
+
+namespace {
+
+// The findings for one input_required answer to a tools/call that declared `caps`, asking `ask`.
+Findings asked(const json& caps, const std::string& method, const json& params) {
+  auto m = make();
+  out(m, request(1, "tools/call", {{"name", "x"}, {"_meta", meta(caps)}}));
+  const json r = {{"resultType", "input_required"}, {"inputRequests", {{"q", {{"method", method}, {"params", params}}}}}};
+  return in(m, result(1, r));
+}
+
+json form(json properties) {
+  return {{"message", "Fill in"}, {"requestedSchema", {{"type", "object"}, {"properties", std::move(properties)}}}};
+}
+
+}  // namespace
+
+TEST_CASE("modern monitor: elicitation input requests (ELI-03, ELI-04, ELI-06, ELI-07)", "[monitor][modern]") {
+  const json form_only = {{"elicitation", json::object()}}, both = {{"elicitation", {{"form", json::object()}, {"url", json::object()}}}};
+  const json fields = {{"name", {{"type", "string"}, {"format", "email"}}}, {"n", {{"type", "integer"}}},
+                       {"colours", {{"type", "array"}, {"items", {{"type", "string"}, {"enum", {"red", "blue"}}}}}}};
+  CHECK(asked(form_only, "elicitation/create", form(fields)).empty());
+  json no_message = form(fields);
+  no_message.erase("message");
+  CHECK(has(asked(form_only, "elicitation/create", no_message), "ELI-04"));
+  CHECK(has(asked(form_only, "elicitation/create", form({{"address", {{"type", "object"}}}})), "ELI-06"));
+  CHECK(has(asked(form_only, "elicitation/create", form({{"when", {{"type", "string"}, {"format", "time"}}}})), "ELI-06"));
+  CHECK(has(asked(form_only, "elicitation/create", form({{"n", {{"type", "integer"}, {"minimum", "zero"}}}})), "JSD-05"));
+  const json url = {{"mode", "url"}, {"message", "Sign in"}, {"url", "https://example.com/auth"}};
+  CHECK(has(asked(form_only, "elicitation/create", url), "ELI-03"));  // "elicitation": {} is form only
+  CHECK(has(asked({{"elicitation", {{"url", json::object()}}}}, "elicitation/create", form(fields)), "ELI-03"));
+  CHECK(asked(both, "elicitation/create", url).empty());
+  json with_id = url;
+  with_id["elicitationId"] = "e1";
+  CHECK(has(asked(both, "elicitation/create", with_id), "ELI-07"));
+  json bad_url = url;
+  bad_url["url"] = "not a url";
+  CHECK(has(asked(both, "elicitation/create", bad_url), "ELI-07"));
+}
+
+TEST_CASE("modern monitor: sampling input requests (SMP-04, SMP-06, SMP-07..10, SMP-19)", "[monitor][modern]") {
+  const json plain = {{"sampling", json::object()}}, tools = {{"sampling", {{"tools", json::object()}}}};
+  auto text = [](const std::string& role) { return json{{"role", role}, {"content", {{"type", "text"}, {"text", "hi"}}}}; };
+  const json use = {{"role", "assistant"}, {"content", {{{"type", "tool_use"}, {"id", "u1"}, {"name", "f"}, {"input", json::object()}}}}};
+  auto answer = [](const std::string& id) {
+    return json{{"role", "user"}, {"content", {{{"type", "tool_result"}, {"toolUseId", id}, {"content", json::array()}}}}};
+  };
+  auto params = [](json messages) { return json{{"messages", std::move(messages)}, {"maxTokens", 100}}; };
+  const json loop = params({text("user"), use, answer("u1")});
+  CHECK(asked(plain, "sampling/createMessage", params({text("user")})).empty());
+  json offered = loop;
+  offered["tools"] = json::array({{{"name", "f"}, {"inputSchema", {{"type", "object"}}}}});
+  CHECK(asked(tools, "sampling/createMessage", offered).empty());
+  CHECK(has(asked(plain, "sampling/createMessage", offered), "SMP-04"));
+  json context = params({text("user")});
+  context["includeContext"] = "allServers";
+  CHECK(has(asked(plain, "sampling/createMessage", context), "SMP-06"));
+  CHECK(has(asked(tools, "sampling/createMessage", params({text("system")})), "SMP-19"));
+  json mixed = answer("u1");
+  mixed["content"].push_back({{"type", "text"}, {"text", "and more"}});
+  CHECK(has(asked(tools, "sampling/createMessage", params({text("user"), use, mixed})), "SMP-07"));
+  CHECK(has(asked(tools, "sampling/createMessage", params({text("user"), use, text("user")})), "SMP-08"));
+  CHECK(has(asked(tools, "sampling/createMessage", params({text("user"), use})), "SMP-08"));
+  CHECK(has(asked(tools, "sampling/createMessage", params({text("user"), use, answer("u2")})), "SMP-09"));
+  CHECK(has(asked(tools, "sampling/createMessage", params({text("user"), answer("u0")})), "SMP-10"));
+}
+
+TEST_CASE("modern monitor: tool schemas are valid 2020-12 with an object root (JSD-05)", "[monitor][modern]") {
+  auto listed = [](json tool) {
+    auto m = make();
+    out(m, request(1, "tools/list"));
+    json r = list_result();
+    r["tools"] = json::array({std::move(tool)});
+    return in(m, result(1, r));
+  };
+  const json input = {{"type", "object"}, {"properties", {{"a", {{"type", "string"}}}}}, {"required", {"a"}},
+                      {"$defs", {{"d", {{"oneOf", {{{"type", "integer"}}, {{"const", 1}}}}}}}}};
+  CHECK(listed({{"name", "t"}, {"inputSchema", input}, {"outputSchema", {{"type", "array"}}}}).empty());
+  CHECK(has(listed({{"name", "t"}, {"inputSchema", {{"type", "array"}}}}), "JSD-05"));
+  CHECK(has(listed({{"name", "t"}, {"inputSchema", {{"type", "object"}, {"required", "a"}}}}), "JSD-05"));
+  CHECK(has(listed({{"name", "t"}, {"inputSchema", input}, {"outputSchema", {{"type", "list"}}}}), "JSD-05"));
+  CHECK(has(listed({{"name", "t"}, {"inputSchema", {{"type", "object"}, {"anyOf", json::array()}}}}), "JSD-05"));
+  // A schema naming another dialect is not judged (mcpspec describes only 2020-12).
+  const json draft7 = {{"$schema", "http://json-schema.org/draft-07/schema#"}, {"type", "object"}, {"minProperties", -1}};
+  CHECK(listed({{"name", "t"}, {"inputSchema", draft7}}).empty());
 }
 
 TEST_CASE("modern monitor: caching hints on complete list, read and discover results", "[monitor][modern]") {

@@ -3,7 +3,9 @@
 // input-required result (one elicitation input request, keyed "confirm", and a requestState); the
 // client retries the same request under a new id with inputResponses and the requestState. The
 // server keeps nothing between the two: requestState is derived from the method and arguments, so a
-// retry whose state does not belong to its request (or has none) is refused.
+// retry whose state does not belong to its request (or has none) is refused. The round asks in
+// form mode, or in url mode when the request declared url mode and not form mode; a cancelled or
+// declined answer completes the request as "not confirmed".
 #include "features.hpp"
 #include "session.hpp"
 
@@ -17,38 +19,65 @@ namespace {
 
 constexpr int kMissingRequiredClientCapability = -32021;
 
-// FNV-1a: a stable digest of the method and arguments, so the state names the request it belongs to.
+// The state names the request it belongs to: a digest of its method and arguments.
 std::string request_state_for(const std::string& method, const json& args) {
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : method + " " + args.dump()) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "confirm-v1-%016llx", static_cast<unsigned long long>(h));
-  return buf;
+  return "confirm-v1-" + state_digest(method + " " + args.dump());
 }
 
 json done(std::string text) {
   return {{"content", json::array({{{"type", "text"}, {"text", std::move(text)}}})}, {"isError", false}};
 }
 
-json confirm_question(const std::string& target) {
-  return {{"method", "elicitation/create"},
-          {"params",
-           {{"mode", "form"},
-            {"message", "Proceed with " + target + "?"},
-            {"requestedSchema",
-             {{"type", "object"}, {"properties", {{"ok", {{"type", "boolean"}}}}}, {"required", {"ok"}}}}}}};
+// Whether this request's elicitation capability lets the round ask in url mode only.
+bool url_mode(const Session& s) {
+  const json& caps = s.client_capabilities();
+  if (s.faulty(Fault::elicitation_url_undeclared)) return true;
+  if (!caps.contains("elicitation") || !caps["elicitation"].is_object()) return false;
+  const json& modes = caps["elicitation"];
+  return modes.contains("url") && !modes.contains("form");
 }
 
-Outcome ask(const std::string& method, const std::string& target, const json& args) {
+json elicitation_params(const Session& s, const std::string& target) {
+  json params;
+  if (url_mode(s)) {
+    // A fixed address: a url carries no end-user data (ELI-20).
+    params = {{"mode", "url"}, {"message", "Approve " + target + " on the confirmation page"},
+              {"url", "https://confirm.example/approve"}};
+    if (s.faulty(Fault::elicitation_url_with_id)) params["elicitationId"] = "confirm-1";
+  } else {
+    json fields = {{"ok", {{"type", "boolean"}}}};
+    if (s.faulty(Fault::elicitation_nested_form))
+      fields["details"] = {{"type", "object"}, {"properties", {{"note", {{"type", "string"}}}}}};
+    params = {{"mode", "form"},
+              {"message", "Proceed with " + target + "?"},
+              {"requestedSchema", {{"type", "object"}, {"properties", std::move(fields)}, {"required", {"ok"}}}}};
+  }
+  if (s.faulty(Fault::elicitation_without_message)) params.erase("message");
+  return params;
+}
+
+json confirm_question(const Session& s, const std::string& target) {
+  return {{"method", "elicitation/create"}, {"params", elicitation_params(s, target)}};
+}
+
+Outcome ask(const Session& s, const std::string& method, const std::string& target, const json& args) {
   return Outcome::ok({{"resultType", "input_required"},
-                      {"inputRequests", {{"confirm", confirm_question(target)}}},
+                      {"inputRequests", {{"confirm", confirm_question(s, target)}}},
                       {"requestState", request_state_for(method, args)}});
 }
 
 }  // namespace
+
+std::string state_digest(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a: stable across runs and builds
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
 
 Outcome confirm_round(Session& s, const Request& req, const std::string& method, const json& args,
                       const std::string& target,
@@ -63,7 +92,7 @@ Outcome confirm_round(Session& s, const Request& req, const std::string& method,
       fail(kMissingRequiredClientCapability, "confirming " + target + " needs the elicitation capability on the request",
            {{"requiredCapabilities", {{"elicitation", {{"form", json::object()}}}}}});
     }
-    return ask(method, target, args);
+    return ask(s, method, target, args);
   }
   if ((method == "prompts/get" && s.faulty(Fault::prompt_round_refused)) ||
       (method == "resources/read" && s.faulty(Fault::resource_round_refused)))
@@ -75,10 +104,14 @@ Outcome confirm_round(Session& s, const Request& req, const std::string& method,
   }
   const json* answer = find_member(*responses, "confirm");
   // Still no usable answer: ask again rather than fail (the client may retry).
-  if (answer == nullptr || !answer->is_object() || !answer->contains("action")) return ask(method, target, args);
+  if (answer == nullptr || !answer->is_object() || !answer->contains("action")) return ask(s, method, target, args);
   const json& action = (*answer)["action"];
   const json* content = find_member(*answer, "content");
-  const bool ok = action == "accept" && content != nullptr && content->is_object() && content->value("ok", false) == true;
+  // A url-mode accept is consent given on the page; it carries no content.
+  const bool ok = action == "accept" && (url_mode(s) || (content != nullptr && content->is_object() &&
+                                                          content->value("ok", false) == true));
+  if (action == "cancel" && s.faulty(Fault::elicitation_cancel_refused))
+    fail(rpc_code::internal_error, "the confirmation of " + target + " was cancelled");
   s.remember_confirmation();  // only the input-state-carried fault ever reads it back
   return finish(ok, action.is_string() ? action.get<std::string>() : std::string("?"));
 }
@@ -91,7 +124,7 @@ Outcome call_confirm(Session& s, const Request& req, const json& args) {
   const json* elicitation = find_member(s.client_capabilities(), "elicitation");
   if (as_task && s.faulty(Fault::task_before_input) && elicitation != nullptr && elicitation->is_object() &&
       find_member(req.params, "inputResponses") == nullptr)
-    return s.tasks().start_asking(s, "confirm", json::array({confirm_question(target)}), "confirmed in the task: " + target);
+    return s.tasks().start_asking(s, "confirm", json::array({confirm_question(s, target)}), "confirmed in the task: " + target);
   return confirm_round(s, req, "tools/call", args, target, [&](bool ok, const std::string& action) {
     json result = action == "remembered" ? done("answered from an earlier call's round: " + target)
                                          : done(ok ? "confirmed: " + target : "not confirmed (" + action + "): " + target);

@@ -207,6 +207,34 @@ def confirm_round(s, caps=ELICIT, state=None, answer=None):
     return first, retry
 
 
+URL_ONLY = {"elicitation": {"url": {}}}
+SAMPLING, SAMPLING_TOOLS = {"sampling": {}}, {"sampling": {"tools": {}}}
+TWO_TOOL_USES = {"role": "assistant", "model": "m", "stopReason": "toolUse",
+                 "content": [{"type": "tool_use", "id": "u1", "name": "lookup", "input": {"q": "a"}},
+                             {"type": "tool_use", "id": "u2", "name": "lookup", "input": {"q": "b"}}]}
+
+
+def asked(resp, key):
+    """The params of the input request `key` of an input_required answer ({} when absent)."""
+    return resp.get("result", {}).get("inputRequests", {}).get(key, {}).get("params", {})
+
+
+def brainstorm(s, caps=SAMPLING_TOOLS, answer=None, state=None):
+    """tools/call brainstorm, then (with `answer`) its retry: (first answer, retry answer or None)."""
+    args = {"name": "brainstorm", "arguments": {"topic": "tea"}}
+    first, _ = modern(s, "tools/call", args, caps)
+    if answer is None or first.get("result", {}).get("resultType") != "input_required":
+        return first, None
+    retry, _ = modern(s, "tools/call", dict(args, inputResponses={"draft": answer},
+                                            requestState=state or first["result"]["requestState"]), caps)
+    return first, retry
+
+
+def tool_round(s):
+    """The messages of the brainstorm round that follows a model answer using two tools."""
+    return asked(brainstorm(s, answer=TWO_TOOL_USES)[1] or {}, "draft").get("messages", [])
+
+
 def declined_round(s, method, params):
     """One input round of `method` with the elicitation capability, its input declined: the retry's
     answer (None when the first answer asked for nothing)."""
@@ -601,6 +629,24 @@ def check_modern():
     check(error_code(retry) == -32602, "modern: a forged requestState -> -32602")
     _, retry = confirm_round(s, state=False)
     check(error_code(retry) == -32602, "modern: a retry without requestState -> -32602")
+    first, retry = confirm_round(s, caps=URL_ONLY, answer={"action": "accept"})
+    check(asked(first, "confirm").get("mode") == "url" and "elicitationId" not in asked(first, "confirm") and
+          retry and "confirmed: prod" == text_of(retry.get("result", {})),
+          "modern: confirm asks in url mode when only url mode is declared")
+    _, retry = confirm_round(s, answer={"action": "cancel"})
+    check(text_of((retry or {}).get("result", {})) == "not confirmed (cancel): prod", "modern: a cancelled confirm completes")
+    first, _ = brainstorm(s, caps={})
+    check(error_code(first) == -32021, "modern: brainstorm without the sampling capability -> -32021")
+    first, _ = brainstorm(s, caps=SAMPLING)
+    check(asked(first, "draft").get("messages", [{}])[0].get("role") == "user" and "tools" not in asked(first, "draft"),
+          "modern: brainstorm asks sampling, without tools when sampling.tools is not declared")
+    messages = tool_round(s)
+    check([m.get("role") for m in messages] == ["user", "assistant", "user"] and
+          [b.get("toolUseId") for b in messages[2]["content"]] == ["u1", "u2"],
+          "modern: brainstorm answers both tool uses of the model with tool results")
+    final = {"role": "assistant", "model": "m", "stopReason": "endTurn", "content": {"type": "text", "text": "x"}}
+    _, retry = brainstorm(s, caps=SAMPLING, answer=final)
+    check(text_of((retry or {}).get("result", {})) == "ideas about tea: x", "modern: brainstorm completes with the model's text")
     first, _ = confirm_round(s, answer={"action": "decline"})
     again, _ = modern(s, "tools/call", {"name": "confirm", "arguments": {"target": "prod"}}, ELICIT)
     check(again.get("result", {}).get("resultType") == "input_required", "modern: a fresh call asks again")
@@ -1205,6 +1251,20 @@ MODERN_PROBES = {
     "input-without-capability": lambda s: confirm_round(s, caps={})[0].get("result", {}).get("resultType") == "input_required",
     "prompt-round-refused": lambda s: error_code(declined_round(s, "prompts/get", {"name": "confirm_prompt"}) or {}) == -32602,
     "resource-round-refused": lambda s: error_code(declined_round(s, "resources/read", {"uri": "test://confirm/gated"}) or {}) == -32602,
+    "elicitation-url-undeclared": lambda s: asked(confirm_round(s)[0], "confirm").get("mode") == "url",
+    "elicitation-without-message": lambda s: "message" not in asked(confirm_round(s)[0], "confirm"),
+    "elicitation-nested-form": lambda s: "details" in asked(confirm_round(s)[0], "confirm")["requestedSchema"]["properties"],
+    "elicitation-url-with-id": lambda s: "elicitationId" in asked(confirm_round(s, caps=URL_ONLY)[0], "confirm"),
+    "elicitation-cancel-refused": lambda s: error_code(confirm_round(s, answer={"action": "cancel"})[1] or {}) == -32603,
+    "sampling-tools-undeclared": lambda s: "tools" in asked(brainstorm(s, caps=SAMPLING)[0], "draft"),
+    "sampling-bad-role": lambda s: asked(brainstorm(s)[0], "draft")["messages"][0]["role"] == "system",
+    "sampling-context-undeclared": lambda s: asked(brainstorm(s, caps=SAMPLING)[0], "draft").get("includeContext") == "thisServer",
+    "sampling-tool-result-mixed": lambda s: "text" in [b.get("type") for b in tool_round(s)[2]["content"]],
+    "sampling-tool-use-unanswered": lambda s: [b.get("toolUseId") for b in tool_round(s)[2]["content"]] == ["u1"],
+    "sampling-tool-result-unmatched": lambda s: [b.get("toolUseId") for b in tool_round(s)[2]["content"]] == ["r-u1", "r-u2"],
+    "roots-undeclared": lambda s: "where" in brainstorm(s, caps=SAMPLING)[0]["result"]["inputRequests"],
+    "output-schema-invalid": lambda s: [t.get("outputSchema", {}).get("required") for t in modern(
+        s, "tools/list")[0]["result"]["tools"] if t["name"] == "add"] == ["sum"],
     "listen-untagged": lambda s: _listen_tags(s, {"L": {"toolsListChanged": True}}) == ["<none>"],
     "listen-wrong-tag": lambda s: _listen_tags(s, {"L": {"toolsListChanged": True}}) not in ([], ["L"]),
     "listen-no-ack": lambda s: listen(s, "L", {"toolsListChanged": True}) == [],

@@ -55,6 +55,12 @@ std::vector<ToolSpec> tool_specs(const Options& opt) {
                     {"required", {"target"}},
                     {"additionalProperties", false}},
                    true, true});
+  specs.push_back({"brainstorm", "Brainstorm",
+                   "Asks the client's model for ideas (a sampling input round; with sampling.tools, one tool round).",
+                   {{"type", "object"},
+                    {"properties", {{"topic", {{"type", "string"}, {"description", "What to brainstorm about"}}}}},
+                    {"additionalProperties", false}},
+                   true, true});
   // Read-only: it changes nothing, it only says so (a generic listen check calls every read-only tool).
   specs.push_back({"touch_catalog", "Touch catalog",
                    "Announces a change of the tool list on the listen streams that asked for one.", no_arguments(),
@@ -111,6 +117,8 @@ json published_tools(const Options& opt, Version v) {
                                     {"idempotentHint", true}, {"openWorldHint", false}};
     }
     if (v >= Version::v2025_06_18 && spec.name == "add") t["outputSchema"] = add_output_schema();
+    if (v >= Version::v2026_07_28 && spec.name == "add" && opt.fault == Fault::output_schema_invalid)
+      t["outputSchema"]["required"] = "sum";
     tools.push_back(std::move(t));
   }
   return tools;

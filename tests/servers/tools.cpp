@@ -162,6 +162,7 @@ Outcome tools_call(Session& s, const Request& req) {
   }
   if (name == kBadlyNamedTool) return Outcome::ok(text_result("hello"));
   if (name == "confirm") return call_confirm(s, req, *args);
+  if (name == "brainstorm") return call_brainstorm(s, req, *args);
   if (name == "touch_catalog") {
     const int streams = s.listens().tools_changed(req.id);
     return Outcome::ok(text_result("announced tools/list_changed on " + std::to_string(streams) + " listen stream(s)"));
