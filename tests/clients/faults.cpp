@@ -46,6 +46,9 @@ const std::pair<const char*, Fault> kFaults[] = {
     {"accepts-unknown-result-type", Fault::accepts_unknown_result_type},
     {"modern-elicitation-undeclared", Fault::modern_elicitation_undeclared},
     {"elicitation-no-mode-not-form", Fault::elicitation_no_mode_not_form},
+    {"mrtr-shared-input-slot", Fault::mrtr_shared_input_slot},
+    {"no-relisten-after-restart", Fault::no_relisten_after_restart},
+    {"fetch-network-ref", Fault::fetch_network_ref},
 };
 }  // namespace
 

@@ -49,6 +49,9 @@ enum class Fault {
   accepts_unknown_result_type,       // takes a result with an unknown resultType as a success
   modern_elicitation_undeclared,     // answers elicitation input requests without elicitation in _meta's capabilities
   elicitation_no_mode_not_form,      // declines an elicitation request that has no mode instead of reading it as a form
+  mrtr_shared_input_slot,            // keeps one inputResponses/requestState for every call in flight
+  no_relisten_after_restart,         // restarts its ended server but does not open its subscription again
+  fetch_network_ref,                 // fetches every network $ref in the listed tools' schemas
 };
 
 Fault parse_fault(const std::string& name);  // throws std::invalid_argument for an unknown name
