@@ -49,6 +49,8 @@ const std::pair<const char*, Fault> kFaults[] = {
     {"mrtr-shared-input-slot", Fault::mrtr_shared_input_slot},
     {"no-relisten-after-restart", Fault::no_relisten_after_restart},
     {"fetch-network-ref", Fault::fetch_network_ref},
+    {"permissive-unresolved-ref", Fault::permissive_unresolved_ref},
+    {"unbounded-schema-walk", Fault::unbounded_schema_walk},
 };
 }  // namespace
 

@@ -4,6 +4,7 @@
 #include "driver.hpp"
 #include "elicitation_answer.hpp"
 #include "network_refs.hpp"
+#include "schema_budget.hpp"
 #include "responder.hpp"
 
 #include <algorithm>
@@ -246,6 +247,35 @@ void ModernDriver::call_tools_parallel(const json& a) {
   if (open()) note("a parallel tools/call got no final answer in time");
 }
 
+// A listed tool whose schemas this client cannot use is dropped: the host never calls it.
+void ModernDriver::judge_tool_schemas(const json& tool) {
+  if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) return;
+  const std::string name = tool["name"];
+  // A network $ref is never fetched (JSD-06), so it stays unresolved and the schema is rejected,
+  // not read as allowing anything (JSD-08).
+  const auto refs = network_refs(json::array({tool}));
+  for (const auto& ref : refs) {
+    if (fault_ == Fault::fetch_network_ref)
+      note("fetching the network $ref " + ref + " (fault): HTTP " + std::to_string(fetch_url(ref)));
+    else
+      note("not fetching the network $ref " + ref);
+  }
+  if (!refs.empty() && fault_ != Fault::permissive_unresolved_ref) {
+    note("tool " + name + " dropped: its schema has an unresolved network $ref");
+    dropped_tools_.insert(name);
+    return;
+  }
+  // Composition keywords cost a bounded amount of work (JSD-09): a schema past the budget is dropped.
+  const long long budget = fault_ == Fault::unbounded_schema_walk ? -1 : 10000;
+  for (const char* key : {"inputSchema", "outputSchema"})
+    if (tool.contains(key) && !schema_within_budget(tool[key], budget)) {
+      note("tool " + name + " dropped: its " + key + " takes more than " + std::to_string(budget) +
+           " subschemas to validate");
+      dropped_tools_.insert(name);
+      return;
+    }
+}
+
 // Lists tools page by page: any string nextCursor, the empty one included, names another page.
 void ModernDriver::list_tools(const json& a) {
   json params = json::object();
@@ -271,14 +301,8 @@ void ModernDriver::list_tools(const json& a) {
       note("tools/list answered with resultType " + type.dump() + ", unknown to this client: the result is invalid");
       return;
     }
-    // A network $ref is never fetched: the schema stays as it is (JSD-06).
-    for (const auto& ref : network_refs(result.value("tools", json::array()))) {
-      if (fault_ != Fault::fetch_network_ref) {
-        note("not fetching the network $ref " + ref);
-        continue;
-      }
-      note("fetching the network $ref " + ref + " (fault): HTTP " + std::to_string(fetch_url(ref)));
-    }
+    if (result.contains("tools") && result["tools"].is_array())
+      for (const auto& tool : result["tools"]) judge_tool_schemas(tool);
     if (!result.contains("nextCursor") || !result["nextCursor"].is_string()) return;
     if (fault_ == Fault::stops_on_empty_cursor && result["nextCursor"] == "") return;
     params = {{"cursor", result["nextCursor"]}};
@@ -319,6 +343,8 @@ bool ModernDriver::run_action(const json& a) {
     note("ping does not exist at 2026-07-28 (skipped)");
   } else if (what == "list_tools") {
     list_tools(a);
+  } else if (what == "call_tool" && dropped_tools_.count(a.value("name", "echo"))) {
+    note("tools/call " + a.value("name", "echo") + " declined: the tool was dropped from the list");
   } else if (what == "call_tool") {
     json params = {{"name", a.value("name", "echo")}, {"arguments", a.value("arguments", json::object())}};
     if (a.value("progress", false)) params["_meta"] = {{"progressToken", "progress-" + std::to_string(next_id_)}};

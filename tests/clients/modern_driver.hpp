@@ -55,6 +55,7 @@ class ModernDriver {
                                                  int cancel_after_ms);
   void listen(const nlohmann::json& action);
   void list_tools(const nlohmann::json& action);
+  void judge_tool_schemas(const nlohmann::json& tool);
   bool run_action(const nlohmann::json& action);  // false: the session is over
   void send(const nlohmann::json& message);
   int fall_back();
@@ -69,6 +70,7 @@ class ModernDriver {
   std::map<std::string, nlohmann::json> responses_;  // id dump -> response
   std::optional<nlohmann::json> listen_id_;          // the open subscription
   std::set<std::string> cancelled_;                  // id dumps of requests it cancelled
+  std::set<std::string> dropped_tools_;              // listed tools whose schemas it cannot use
   bool discovered_ = false;
   ResultCache cache_{fault_};                        // list results still fresh by their ttlMs
   nlohmann::json shared_answers_ = nlohmann::json::object(), shared_state_;  // fault mrtr-shared-input-slot only

@@ -1,6 +1,7 @@
 // Network `$ref`s in the schemas a server lists: a client must never fetch them by itself
-// (JSD-06). The correct client only notes them; the fault fetch-network-ref fetches each one, as a
-// validator that resolves remote references by default would.
+// (JSD-06). The correct client notes them and drops the tool (the reference stays unresolved,
+// JSD-08); the fault fetch-network-ref fetches each one, as a validator that resolves remote
+// references by default would.
 #pragma once
 
 #include <nlohmann/json.hpp>
