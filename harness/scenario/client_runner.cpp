@@ -12,6 +12,7 @@
 #include "harness/scenario/step_support.hpp"
 #include "harness/scenario/substitute.hpp"
 #include "harness/scenario/workdir.hpp"
+#include "harness/transport/http/fetch_trap.hpp"
 #include "harness/util/json_text.hpp"
 #include "harness/protocol/schema_registry.hpp"
 
@@ -48,6 +49,10 @@ class ClientExecution : public StepExecutor {
                 {"declare", s_.declare.is_null() ? default_declared() : s_.declare},
                 {"serve_versions", served_versions()},
                 {"context", s_.client_context}});
+    if (s_.fetch_trap) {
+      fetch_trap_ = std::make_unique<transport::http::FetchTrap>();
+      vars_["fetch_trap"] = {{"url", fetch_trap_->url()}, {"requests", json::array()}};
+    }
     session_.serve_modern({vars_["serve_versions"].get<std::vector<std::string>>(),
                            discover_result(vars_["serve_versions"].get<std::vector<std::string>>(), vars_["declare"],
                                            vars_["mcpspec"]["version"].get<std::string>())});
@@ -193,6 +198,7 @@ class ClientExecution : public StepExecutor {
     if (auto http = session_.target() ? session_.target()->http_requests() : json(); !http.is_null())
       vars_["http_requests"] = std::move(http);
     if (auto a = session_.target() ? session_.target()->auth_state() : json(); !a.is_null()) vars_["auth"] = std::move(a);
+    if (fetch_trap_) vars_["fetch_trap"]["requests"] = fetch_trap_->requests();
   }
 
   void dispatch_role(const StepAction& action, const json& step, Deadline dl) override {
@@ -261,25 +267,38 @@ class ClientExecution : public StepExecutor {
     json result = subst(step["input_required"]);
     result["resultType"] = protocol::result_type::kInputRequired;
     session_.send({{"jsonrpc", "2.0"}, {"id", id}, {"result", result}}, false, dl);
-    mrtr_original_ = std::move(original);
-    mrtr_result_ = std::move(result);
+    mrtr_rounds_.push_back({std::move(original), std::move(result)});
   }
 
-  // Waits for the retry of the request last answered with input_required and judges it: each
-  // problem names its own requirement (mrtr_retry.hpp), at the catalog's level for it.
+  // Waits for the retry of the request last answered with input_required (or of the request
+  // "to" names) and judges it: each problem names its own requirement (mrtr_retry.hpp), at the
+  // catalog's level for it. The rounds given to requests of other targets (another tool, prompt
+  // or resource) are the ones whose requestState and input keys must stay out of it (MRTR-13).
   void do_expect_retry(const json& step, Deadline dl) {
-    if (mrtr_original_.is_null()) throw ScenarioBug("expect_retry: no input_required step came before");
+    if (mrtr_rounds_.empty()) throw ScenarioBug("expect_retry: no input_required step came before");
+    auto round = mrtr_rounds_.rbegin();
+    if (step.contains("to")) {
+      const std::string key = protocol::id_key(subst(step["to"]));
+      round = std::find_if(mrtr_rounds_.rbegin(), mrtr_rounds_.rend(),
+                           [&](const MrtrRound& r) { return protocol::id_key(r.original["id"]) == key; });
+      if (round == mrtr_rounds_.rend())
+        throw ScenarioBug("expect_retry: no input_required step answered the request its \"to\" names");
+    }
+    const json& original = round->original;
+    std::vector<json> others;
+    for (const auto& r : mrtr_rounds_)
+      if (!is_retry_of(original, r.original)) others.push_back(r.result);
     auto got = session_.take(
         [&](const InboundMessage& m) {
-          return m.kind.kind == protocol::Kind::Request && is_retry_of(mrtr_original_, m.json);
+          return m.kind.kind == protocol::Kind::Request && is_retry_of(original, m.json);
         },
         dl);
     if (!got)
-      fail(step, fmt::format("the client did not retry its {} {}{}", mrtr_original_.value("method", "request"),
+      fail(step, fmt::format("the client did not retry its {} {}{}", original.value("method", "request"),
                              waited(step), gone_note()),
-           "a " + mrtr_original_.value("method", std::string("request")) + " carrying inputResponses", waiting_summary(),
+           "a " + original.value("method", std::string("request")) + " carrying inputResponses", waiting_summary(),
            "", {"MRTR-09"});
-    auto problems = judge_retry(mrtr_original_, mrtr_result_, got->json);
+    auto problems = judge_retry(original, round->result, got->json, others);
     if (!problems.empty()) {
       json judged = step;
       std::vector<std::string> reqs;
@@ -331,7 +350,11 @@ class ClientExecution : public StepExecutor {
   ClientSession session_;
   json last_request_id_ = nullptr;
   std::map<std::string, json> taken_requests_;  // id_key -> the client's request a step took
-  json mrtr_original_, mrtr_result_;            // the last input_required round
+  struct MrtrRound {
+    json original, result;  // the request answered with input_required, and that result
+  };
+  std::vector<MrtrRound> mrtr_rounds_;  // every input_required round of the scenario, in order
+  std::unique_ptr<transport::http::FetchTrap> fetch_trap_;  // the scenario's fetch_trap, when it asks for one
   bool have_last_request_ = false;
   double last_taken_ms_ = 0;
   bool signalled_ = false, never_connected_ = false;

@@ -279,6 +279,9 @@ void parse_scenario(const nlohmann::json& doc, const std::string& file, LoadOutc
   if (doc.contains("declare")) s.declare = doc["declare"];
   if (doc.contains("serve_versions")) s.serve_versions = doc["serve_versions"];
   if (doc.contains("transport_options")) s.transport_options = doc["transport_options"];
+  s.fetch_trap = doc.value("fetch_trap", false);
+  if (s.fetch_trap && s.role != Role::Client)
+    out.errors.push_back({file, "/fetch_trap", "fetch_trap is for client-role scenarios (the harness as the server)"});
   if (doc.contains("answers")) s.answers = doc["answers"];
   check_steps(s.steps, s.role, "/steps", file, out.errors);
   if (s.fixture != "none") resolve_fixtures(s, out.errors);

@@ -56,6 +56,9 @@ struct Scenario {
   // Client role over a network transport: how the harness's server end behaves (response mode,
   // early stream closes; docs/testing-clients.md). Other carriers ignore it.
   nlohmann::json transport_options = nlohmann::json::object();
+  // Client role: run a loopback HTTP listener nothing may reach (variable `fetch_trap`: its `url`
+  // and the `requests` that reached it), for data the client must never fetch (JSD-06).
+  bool fetch_trap = false;
   // Server role: what the harness, as the client, answers the target's requests with, per method:
   // a list of {"result": ...} or {"error": ...} used in order (the last one repeats). A method not
   // listed gets the default answer (ping: an empty result; anything else: -32601). A replayed

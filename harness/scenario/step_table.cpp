@@ -35,7 +35,7 @@ const std::vector<StepAction> kActions = {
     {"http", R::ServerUnderTest, {"expect", "capture", "end_if", "within_ms"}, {}, {"/http/read_ms"}},
     {"reply", R::ClientUnderTest, {"to", "delay_ms", "invalid"}, {}, {"/delay_ms"}},
     {"input_required", R::ClientUnderTest, {"to", "delay_ms"}, {}, {"/delay_ms"}},
-    {"expect_retry", R::ClientUnderTest, {"capture", "within_ms"}, {}, {}},
+    {"expect_retry", R::ClientUnderTest, {"to", "capture", "within_ms"}, {}, {}},
     {"crash", R::ClientUnderTest, {}, {}, {}},
     {"close", R::ClientUnderTest, {}, {}, {}},
     {"expect_disconnect", R::ClientUnderTest, {"within_ms"}, {}, {}},

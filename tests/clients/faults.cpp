@@ -54,6 +54,11 @@ const std::pair<const char*, Fault> kFaults[] = {
     {"task-update-stale-keys", Fault::task_update_stale_keys},
     {"task-input-answered-twice", Fault::task_input_answered_twice},
     {"task-cancel-by-notification", Fault::task_cancel_by_notification},
+    {"mrtr-shared-input-slot", Fault::mrtr_shared_input_slot},
+    {"no-relisten-after-restart", Fault::no_relisten_after_restart},
+    {"fetch-network-ref", Fault::fetch_network_ref},
+    {"permissive-unresolved-ref", Fault::permissive_unresolved_ref},
+    {"unbounded-schema-walk", Fault::unbounded_schema_walk},
 };
 }  // namespace
 

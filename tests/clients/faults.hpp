@@ -58,6 +58,11 @@ enum class Fault {
   task_update_stale_keys,            // repeats earlier, already answered keys in a later tasks/update
   task_input_answered_twice,         // answers a key again when a later poll still lists it
   task_cancel_by_notification,       // cancels a task with notifications/cancelled for the call instead of tasks/cancel
+  mrtr_shared_input_slot,            // keeps one inputResponses/requestState for every call in flight
+  no_relisten_after_restart,         // restarts its ended server but does not open its subscription again
+  fetch_network_ref,                 // fetches every network $ref in the listed tools' schemas
+  permissive_unresolved_ref,         // keeps (and calls) a tool whose schema has an unresolved network $ref
+  unbounded_schema_walk,             // walks a listed tool's schemas with no bound on the work
 };
 
 Fault parse_fault(const std::string& name);  // throws std::invalid_argument for an unknown name

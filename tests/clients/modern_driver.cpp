@@ -3,8 +3,11 @@
 #include "awaiting.hpp"
 #include "driver.hpp"
 #include "input_answer.hpp"
+#include "network_refs.hpp"
+#include "schema_budget.hpp"
 #include "tasks_client.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <iostream>
 
@@ -144,59 +147,138 @@ std::optional<std::string> ModernDriver::probe() {
   return std::nullopt;
 }
 
+// The params of the retry answering `result` (an input_required result for `call`): the original
+// params with an answer under every input request's key and the requestState echoed.
+json ModernDriver::retry_params(const PendingCall& call, const json& result) {
+  json retry = call.params;
+  json answers = json::object();
+  if (result.contains("inputRequests") && result["inputRequests"].is_object())
+    for (const auto& [key, request] : result["inputRequests"].items()) {
+      if (fault_ == Fault::mrtr_missing_response) break;
+      auto answer = answer_input_request(request, declared_, fault_);
+      if (!answer) continue;  // cannot answer: leave the key out
+      answers[key] = *answer;
+      if (fault_ == Fault::modern_sends_response) send({{"jsonrpc", "2.0"}, {"id", key}, {"result", answers[key]}});
+    }
+  json state = result.contains("requestState") ? result["requestState"] : json();
+  if (fault_ == Fault::mrtr_shared_input_slot) {
+    // One slot for every call in flight: answers pile up, a state stays until another replaces it.
+    shared_answers_.update(answers);
+    answers = shared_answers_;
+    if (!state.is_null()) shared_state_ = state;
+    state = shared_state_;
+  }
+  if (!answers.empty() || fault_ == Fault::mrtr_missing_response) retry["inputResponses"] = answers;
+  if (!state.is_null() && fault_ != Fault::mrtr_state_not_echoed) retry["requestState"] = state;
+  if (fault_ == Fault::mrtr_arguments_changed && retry.contains("arguments") && retry["arguments"].is_object())
+    retry["arguments"]["changed_by_fault"] = true;
+  return retry;
+}
+
+bool ModernDriver::advance(PendingCall& call, std::optional<json> r) {
+  auto finish = [&call](std::optional<json> answer) {
+    call.answer = std::move(answer);
+    call.over = true;
+    return true;
+  };
+  if (!r || !r->contains("result") || !(*r)["result"].is_object()) return finish(std::move(r));
+  const json& result = (*r)["result"];
+  if (fault_ == Fault::result_type_absent_not_complete && !result.contains("resultType") && call.rounds++ == 0) {
+    note("no resultType: sending the request again (fault)");
+    call.id = send_request(call.method, call.params);
+    return false;
+  }
+  std::string type = result.value("resultType", "complete");
+  if (type == "complete") return finish(std::move(r));
+  if (type == "task") {
+    // A task handle only for a request that can become a task, and only after declaring the
+    // extension on it: anything else is an invalid response (XTASK-05).
+    if (!task_capable(call.method) || !declares_tasks(declared_)) {
+      note("a task handle answered " + call.method + ", which cannot become a task here: the result is invalid");
+      return finish(std::nullopt);
+    }
+    if (fault_ == Fault::task_result_ignored) return finish(std::move(r));
+    return finish(follow_task(result, call.id, declared_, fault_, call.cancel_after_ms, task_link()));
+  }
+  if (type != "input_required") {
+    note("unknown resultType \"" + type + "\": the result is invalid");
+    return finish(std::nullopt);
+  }
+  if (++call.rounds > 4) {
+    note("the server kept asking for input; giving up");
+    return finish(std::nullopt);
+  }
+  json retry = retry_params(call, result);
+  if (fault_ == Fault::mrtr_old_id) {
+    retry["_meta"] = meta();
+    send({{"jsonrpc", "2.0"}, {"id", call.id}, {"method", call.method}, {"params", retry}});
+  } else {
+    call.id = send_request(call.method, retry);
+  }
+  return false;
+}
+
 std::optional<json> ModernDriver::call_with_rounds(const std::string& method, json params, int timeout_ms,
                                                    int cancel_after_ms) {
-  json id = send_request(method, params);
-  for (int round = 0; round < 4; ++round) {
-    auto r = await(id, timeout_ms, cancel_after_ms);
-    if (!r || !r->contains("result") || !(*r)["result"].is_object()) return r;
-    const json& result = (*r)["result"];
-    if (fault_ == Fault::result_type_absent_not_complete && !result.contains("resultType") && round == 0) {
-      note("no resultType: sending the request again (fault)");
-      id = send_request(method, params);
-      continue;
-    }
-    std::string type = result.value("resultType", "complete");
-    if (type == "complete") return r;
-    if (type == "task") {
-      // A task handle only for a request that can become a task, and only after declaring the
-      // extension on it: anything else is an invalid response (XTASK-05).
-      if (!task_capable(method) || !declares_tasks(declared_)) {
-        note("a task handle answered " + method + ", which cannot become a task here: the result is invalid");
-        return std::nullopt;
-      }
-      if (fault_ == Fault::task_result_ignored) return r;
-      return follow_task(result, id, declared_, fault_, cancel_after_ms, task_link());
-    }
-    if (type != "input_required") {
-      note("unknown resultType \"" + type + "\": the result is invalid");
-      return std::nullopt;
-    }
-    json retry = params;
-    json answers = json::object();
-    if (result.contains("inputRequests") && result["inputRequests"].is_object())
-      for (const auto& [key, request] : result["inputRequests"].items()) {
-        if (fault_ == Fault::mrtr_missing_response) break;
-        auto answer = answer_input_request(request, declared_, fault_);
-        if (!answer) continue;  // cannot answer: leave the key out
-        answers[key] = *answer;
-        if (fault_ == Fault::modern_sends_response) send({{"jsonrpc", "2.0"}, {"id", key}, {"result", answers[key]}});
-      }
-    if (!answers.empty() || fault_ == Fault::mrtr_missing_response) retry["inputResponses"] = answers;
-    if (result.contains("requestState") && fault_ != Fault::mrtr_state_not_echoed)
-      retry["requestState"] = result["requestState"];
-    if (fault_ == Fault::mrtr_arguments_changed && retry.contains("arguments") && retry["arguments"].is_object())
-      retry["arguments"]["changed_by_fault"] = true;
-    if (fault_ == Fault::mrtr_old_id) {
-      json m = meta();
-      retry["_meta"] = m;
-      send({{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", retry}});
-    } else {
-      id = send_request(method, retry);
+  PendingCall call(method, params, send_request(method, params));
+  call.cancel_after_ms = cancel_after_ms;
+  while (!advance(call, await(call.id, timeout_ms, cancel_after_ms))) {
+  }
+  return call.answer;
+}
+
+// Several tools/call requests in flight at once, as a host runs independent tool calls: all are
+// sent first, then each answer, input rounds included, is followed for its own call.
+void ModernDriver::call_tools_parallel(const json& a) {
+  std::vector<PendingCall> calls;
+  for (const auto& c : a.value("calls", json::array())) {
+    if (!c.is_object()) continue;
+    json params = {{"name", c.value("name", "echo")}, {"arguments", c.value("arguments", json::object())}};
+    calls.emplace_back("tools/call", params, send_request("tools/call", params));
+  }
+  const long long until = steady_ms() + a.value("timeout_ms", 10000);
+  auto open = [&calls] { return std::any_of(calls.begin(), calls.end(), [](const PendingCall& c) { return !c.over; }); };
+  while (open() && steady_ms() < until && !server_.stdout_closed()) {
+    pump(20);
+    for (auto& c : calls) {
+      auto it = c.over ? responses_.end() : responses_.find(c.id.dump());
+      if (it == responses_.end()) continue;
+      json r = std::move(it->second);
+      responses_.erase(it);
+      advance(c, std::move(r));
+      if (c.over && c.answer && c.answer->contains("error")) note("error response: " + (*c.answer)["error"].dump());
     }
   }
-  note("the server kept asking for input; giving up");
-  return std::nullopt;
+  if (open()) note("a parallel tools/call got no final answer in time");
+}
+
+// A listed tool whose schemas this client cannot use is dropped: the host never calls it.
+void ModernDriver::judge_tool_schemas(const json& tool) {
+  if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string()) return;
+  const std::string name = tool["name"];
+  // A network $ref is never fetched (JSD-06), so it stays unresolved and the schema is rejected,
+  // not read as allowing anything (JSD-08).
+  const auto refs = network_refs(json::array({tool}));
+  for (const auto& ref : refs) {
+    if (fault_ == Fault::fetch_network_ref)
+      note("fetching the network $ref " + ref + " (fault): HTTP " + std::to_string(fetch_url(ref)));
+    else
+      note("not fetching the network $ref " + ref);
+  }
+  if (!refs.empty() && fault_ != Fault::permissive_unresolved_ref) {
+    note("tool " + name + " dropped: its schema has an unresolved network $ref");
+    dropped_tools_.insert(name);
+    return;
+  }
+  // Composition keywords cost a bounded amount of work (JSD-09): a schema past the budget is dropped.
+  const long long budget = fault_ == Fault::unbounded_schema_walk ? -1 : 10000;
+  for (const char* key : {"inputSchema", "outputSchema"})
+    if (tool.contains(key) && !schema_within_budget(tool[key], budget)) {
+      note("tool " + name + " dropped: its " + key + " takes more than " + std::to_string(budget) +
+           " subschemas to validate");
+      dropped_tools_.insert(name);
+      return;
+    }
 }
 
 TaskLink ModernDriver::task_link() {
@@ -234,6 +316,8 @@ void ModernDriver::list_tools(const json& a) {
       note("tools/list answered with resultType " + type.dump() + ", unknown to this client: the result is invalid");
       return;
     }
+    if (result.contains("tools") && result["tools"].is_array())
+      for (const auto& tool : result["tools"]) judge_tool_schemas(tool);
     if (!result.contains("nextCursor") || !result["nextCursor"].is_string()) return;
     if (fault_ == Fault::stops_on_empty_cursor && result["nextCursor"] == "") return;
     params = {{"cursor", result["nextCursor"]}};
@@ -241,11 +325,30 @@ void ModernDriver::list_tools(const json& a) {
 }
 
 void ModernDriver::listen(const json& a) {
-  json filter = a.value("notifications", json{{"toolsListChanged", true}});
-  listen_id_ = send_request("subscriptions/listen", {{"notifications", filter}});
-  serve_for(a.value("ms", 2000), server_, [this](int ms) { pump(ms); });
+  const json params = {{"notifications", a.value("notifications", json{{"toolsListChanged", true}})}};
+  listen_id_ = send_request("subscriptions/listen", params);
+  const long long until = steady_ms() + a.value("ms", 2000);
+  for (int restarts = 0; steady_ms() < until;) {
+    serve_for(until - steady_ms(), server_, [this](int ms) { pump(ms); });
+    if (!server_.stdout_closed()) break;  // the subscription's time is up
+    // The server ended while the subscription was open. A host that still wants the changes
+    // starts it again; the new server knows no subscription, so the listen is sent anew (SUB-12).
+    if (restarts++ == 3) {
+      note("the server keeps ending; not starting it again");
+      break;
+    }
+    note("the server ended during the subscription; starting it again");
+    server_.restart(2000);
+    if (fault_ == Fault::no_relisten_after_restart) {
+      note("not opening the subscription again (fault)");
+      listen_id_.reset();
+      continue;
+    }
+    listen_id_ = send_request("subscriptions/listen", params);
+  }
   // Ending the subscription on stdio: cancel the listen request.
-  send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", *listen_id_}}}});
+  if (listen_id_ && !server_.stdout_closed())
+    send({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", *listen_id_}}}});
   listen_id_.reset();
 }
 
@@ -255,11 +358,15 @@ bool ModernDriver::run_action(const json& a) {
     note("ping does not exist at 2026-07-28 (skipped)");
   } else if (what == "list_tools") {
     list_tools(a);
+  } else if (what == "call_tool" && dropped_tools_.count(a.value("name", "echo"))) {
+    note("tools/call " + a.value("name", "echo") + " declined: the tool was dropped from the list");
   } else if (what == "call_tool") {
     json params = {{"name", a.value("name", "echo")}, {"arguments", a.value("arguments", json::object())}};
     if (a.value("progress", false)) params["_meta"] = {{"progressToken", "progress-" + std::to_string(next_id_)}};
     auto r = call_with_rounds("tools/call", params, a.value("timeout_ms", 10000), a.value("cancel_after_ms", -1));
     if (r && r->contains("error")) note("error response: " + (*r)["error"].dump());
+  } else if (what == "call_tools_parallel") {
+    call_tools_parallel(a);
   } else if (what == "listen") {
     listen(a);
   } else if (what == "wait_ms") {

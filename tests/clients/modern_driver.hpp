@@ -35,6 +35,23 @@ class ModernDriver {
   std::optional<nlohmann::json> await(const nlohmann::json& id, int timeout_ms, int cancel_after_ms = -1);
   void pump(int timeout_ms);
   void on_notification(const nlohmann::json& msg);
+  // One request followed through its input_required rounds (several may be in flight at once).
+  struct PendingCall {
+    PendingCall(std::string m, nlohmann::json p, nlohmann::json i)
+        : method(std::move(m)), params(std::move(p)), id(std::move(i)) {}
+    std::string method;
+    nlohmann::json params;  // the original params, repeated by every retry
+    nlohmann::json id;      // the id of the request now in flight
+    int rounds = 0;
+    int cancel_after_ms = -1;  // a task it becomes is cancelled after this long (< 0: never)
+    bool over = false;
+    std::optional<nlohmann::json> answer;  // the final answer (nullopt: none, or an invalid one)
+  };
+  nlohmann::json retry_params(const PendingCall& call, const nlohmann::json& result);
+  // Takes the answer `r` to `call` (nullopt: none came): a final one ends the call (true), an
+  // input_required one sends the retry (false).
+  bool advance(PendingCall& call, std::optional<nlohmann::json> r);
+  void call_tools_parallel(const nlohmann::json& action);
   // Sends `method` with `params` and follows input_required rounds to the final answer.
   std::optional<nlohmann::json> call_with_rounds(const std::string& method, nlohmann::json params, int timeout_ms,
                                                  int cancel_after_ms);
@@ -42,6 +59,7 @@ class ModernDriver {
   TaskLink task_link();
   void listen(const nlohmann::json& action);
   void list_tools(const nlohmann::json& action);
+  void judge_tool_schemas(const nlohmann::json& tool);
   bool run_action(const nlohmann::json& action);  // false: the session is over
   void send(const nlohmann::json& message);
   int fall_back();
@@ -56,8 +74,10 @@ class ModernDriver {
   std::map<std::string, nlohmann::json> responses_;  // id dump -> response
   std::optional<nlohmann::json> listen_id_;          // the open subscription
   std::set<std::string> cancelled_;                  // id dumps of requests it cancelled
+  std::set<std::string> dropped_tools_;              // listed tools whose schemas it cannot use
   bool discovered_ = false;
   ResultCache cache_{fault_};                        // list results still fresh by their ttlMs
+  nlohmann::json shared_answers_ = nlohmann::json::object(), shared_state_;  // fault mrtr-shared-input-slot only
 };
 
 }  // namespace testclient

@@ -14,12 +14,24 @@
 
 namespace testclient {
 
-ServerProcess::ServerProcess(const std::vector<std::string>& argv) {
+ServerProcess::ServerProcess(const std::vector<std::string>& argv) : argv_(argv) {
   if (argv.empty()) throw std::runtime_error("no server command given");
+  spawn();
+}
+
+void ServerProcess::restart(int grace_ms) {
+  shut_down(grace_ms);
+  partial_.clear();
+  lines_.clear();
+  reaped_ = false;
+  spawn();
+}
+
+void ServerProcess::spawn() {
   int pin[2], pout[2];
   if (::pipe2(pin, O_CLOEXEC) != 0 || ::pipe2(pout, O_CLOEXEC) != 0)
     throw std::runtime_error(std::string("pipe: ") + strerror(errno));
-  std::vector<std::string> args = argv;
+  std::vector<std::string> args = argv_;
   std::vector<char*> cargv;
   for (auto& a : args) cargv.push_back(a.data());
   cargv.push_back(nullptr);

@@ -31,11 +31,16 @@ class ServerProcess {
   void signal(int sig);
   // The orderly stdio shutdown: close stdin, wait, SIGTERM, wait, SIGKILL.
   void shut_down(int grace_ms);
+  // Shuts the server down (as shut_down) and starts the same command again, as a host does when
+  // its server ended while the host still needs it. Throws std::runtime_error.
+  void restart(int grace_ms);
   pid_t pid() const { return pid_; }
 
  private:
   void fill(int timeout_ms);
+  void spawn();  // starts argv_ with fresh pipes
 
+  std::vector<std::string> argv_;
   pid_t pid_ = -1;
   int in_ = -1, out_ = -1;
   bool reaped_ = false;

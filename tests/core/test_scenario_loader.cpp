@@ -154,6 +154,20 @@ TEST_CASE("loader: an unknown key at top level is named", "[core][loader]") {
   CHECK_THAT(s.message, Catch::Contains("expcet"));
 }
 
+TEST_CASE("loader: fetch_trap is a client-role setting", "[core][loader]") {
+  auto e = only_error(scenario_text({{"fetch_trap", true}}));
+  CHECK(e.pointer == "/fetch_trap");
+  CHECK_THAT(e.message, Catch::Contains("client-role"));
+  auto wrong_type = only_error(scenario_text({{"fetch_trap", "yes"}}));
+  CHECK(wrong_type.pointer == "/fetch_trap");
+  json client = {{"role", "client"}, {"fetch_trap", true},
+                 {"steps", json::parse(R"([{"expect": {"method": "tools/list"}}])")}};
+  auto ok = load_scenario_text(scenario_text(client), "/virtual/dir/ok.json");
+  INFO(all_errors(ok));
+  REQUIRE(ok.scenarios.size() == 1);
+  CHECK(ok.scenarios.front().fetch_trap);
+}
+
 TEST_CASE("loader: a step needs exactly one action", "[core][loader]") {
   auto two = only_error(with_steps(R"([{"request": {"method": "ping"}}, {"send": {}, "sleep_ms": 5}])"));
   CHECK(two.pointer == "/steps/1");

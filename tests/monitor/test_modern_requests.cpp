@@ -147,6 +147,38 @@ TEST_CASE("mrtr retry: new id, same params, every key answered, state echoed", "
   CHECK_FALSE(mcpspec::scenario::is_retry_of(original, other_tool));
 }
 
+TEST_CASE("mrtr retry: another request's round never leaks into it (MRTR-13)", "[scenario][mrtr]") {
+  using mcpspec::scenario::judge_retry;
+  json original = {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/call"},
+                   {"params", {{"name", "status"}, {"arguments", json::object()}}}};
+  json own = {{"resultType", "input_required"}, {"inputRequests", {{"pick", json::object()}}}};
+  json other = {{"resultType", "input_required"}, {"inputRequests", {{"confirm", json::object()}}},
+                {"requestState", "state-of-deploy"}};
+  json good = original;
+  good["id"] = 4;
+  good["params"]["inputResponses"] = {{"pick", json::object()}};
+  CHECK(judge_retry(original, own, good, {other}).empty());
+  json leaked_key = good;
+  leaked_key["params"]["inputResponses"]["confirm"] = json::object();
+  auto p = judge_retry(original, own, leaked_key, {other});
+  REQUIRE(p.size() == 1);
+  CHECK(p.front().requirement == "MRTR-13");
+  json leaked_state = good;
+  leaked_state["params"]["requestState"] = "state-of-deploy";
+  p = judge_retry(original, own, leaked_state, {other});
+  REQUIRE(p.size() == 1);  // reported as the leak, not again as a state where none was given
+  CHECK(p.front().requirement == "MRTR-13");
+  // A key or state the round gave the retried request as well is its own.
+  json shared = own;
+  shared["inputRequests"]["confirm"] = json::object();
+  shared["requestState"] = "state-of-deploy";
+  json both = leaked_state;
+  both["params"]["inputResponses"]["confirm"] = json::object();
+  CHECK(judge_retry(original, shared, both, {other}).empty());
+  // Without the other round, the stray state is an MRTR-10 problem as before.
+  CHECK(judge_retry(original, own, leaked_state).front().requirement == "MRTR-10");
+}
+
 TEST_CASE("modern headers: version, method and name checked against the body", "[transport][modern]") {
   using mcpspec::transport::http::check_modern_headers;
   json body = modern_request(1, "tools/call", {{"name", "météo"}});

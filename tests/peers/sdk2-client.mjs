@@ -69,16 +69,25 @@ client.listTools = async (...a) => {
   listed = new Set((result.tools || []).map((t) => t.name));
   return result;
 };
+const callTool = async (params, options) => {
+  if (modern && listed && !listed.has(params.name)) {
+    log(`tools/call ${params.name} declined: not in the client's tool list`);
+    return undefined;
+  }
+  return client.callTool(params, options);
+};
 await runDriver(client, transport, context, log, {
-  callTool: async (params, options) => {
-    if (modern && listed && !listed.has(params.name)) {
-      log(`tools/call ${params.name} declined: not in the client's tool list`);
-      return undefined;
-    }
-    return client.callTool(params, options);
-  },
+  callTool,
   exit: () => client.close(),
   extra: {
+    // Independent tool calls a host runs at once: each follows its own input rounds in the SDK.
+    call_tools_parallel: async (action) => {
+      await Promise.all(
+        (action.calls || []).map((c) =>
+          callTool({ name: c.name, arguments: c.arguments || {} }).catch((e) => log(`tools/call ${c.name}: ${e.message}`)),
+        ),
+      );
+    },
     // A subscription followed for `ms`, then ended (on stdio the SDK cancels the listen request;
     // over HTTP it closes the listen stream).
     // Re-listing tools on a change is the host's choice, made here as the test client makes it: the
