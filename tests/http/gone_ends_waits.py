@@ -70,12 +70,14 @@ def run_cases(bindir, src, targets, scenario, check, run_timeout_s):
 
 
 def self_test(bindir, src):
-    """A target that is gone but whose connection stays open (the WebSocket front keeps it when its
-    backend crashes) cannot be told apart from a slow one, so the ping waits out its 10 minutes:
-    the check must report that run as not ending."""
+    """A target that is gone but whose connection stays open (the WebSocket front with
+    --outlive-backend keeps it when its backend crashes; without the flag, a frame that came after
+    the crash closed it, so the planted hang depended on timing) cannot be told apart from a slow
+    one, so the ping waits out its 10 minutes: the check must report that run as not ending."""
     here = os.path.dirname(os.path.abspath(__file__))
     backend = "%s --fault crash-on-bad-json" % os.path.join(bindir, "mcpspec-testserver")
-    ws = " ".join(shlex.quote(a) for a in [sys.executable, os.path.join(here, "ws_server.py"), "--backend", backend])
+    ws = " ".join(shlex.quote(a) for a in [sys.executable, os.path.join(here, "ws_server.py"), "--outlive-backend",
+                                           "--backend", backend])
     crash = dict(SCENARIO, steps=[{"send_raw": "this line is not JSON"}] + SCENARIO["steps"][1:])
     inner = Checks("planted: a connection that outlives its server")
     run_cases(bindir, src, {"ws-open": ["--server", ws, "--transport", "ws", "--port-env", "PORT"]}, crash, inner, 15)

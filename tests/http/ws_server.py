@@ -3,7 +3,10 @@
 mcpspec's WebSocket transport: one JSON-RPC message per text frame, one stdio test server per
 connection. Listens on 127.0.0.1:$PORT (or --port).
 
-  ws_server.py --backend CMD [--port N] [--ping]    --ping: send a ping before every message
+  ws_server.py --backend CMD [--port N] [--ping] [--outlive-backend]
+      --ping: send a ping before every message
+      --outlive-backend: keep a connection open after its backend has gone (frames for it are
+      dropped), a planted fault for tests that must catch a wait that never ends
 """
 import argparse
 import base64
@@ -102,8 +105,14 @@ def serve(conn, args):
                 with lock:
                     conn.sendall(frame(10, data))
             elif op == 1:
-                backend.stdin.write(data + b"\n")
-                backend.stdin.flush()
+                try:
+                    backend.stdin.write(data + b"\n")
+                    backend.stdin.flush()
+                except OSError:
+                    # Without the fault the broken pipe closes the connection; with it, whether the
+                    # backend had already gone when a frame came no longer decides the outcome.
+                    if not args.outlive_backend:
+                        raise
     except (EOFError, OSError, ValueError):
         pass
     finally:
@@ -124,6 +133,7 @@ def main():
     ap.add_argument("--backend", required=True)
     ap.add_argument("--port", type=int, default=int(os.environ.get("PORT", "0")))
     ap.add_argument("--ping", action="store_true")
+    ap.add_argument("--outlive-backend", action="store_true")
     args = ap.parse_args()
     if not 0 < args.port < 65536:
         print("ws_server.py: no valid port (--port or PORT)", file=sys.stderr)
