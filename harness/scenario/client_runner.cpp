@@ -211,12 +211,16 @@ class ClientExecution : public StepExecutor {
       do_expect_retry(step, dl);
     } else if (name == "crash") {
       exit_expected_ = true;
+      connections_at_end_ = session_.target()->connections();
       session_.target()->crash_server();
       session_.event("crash: the server side died");
     } else if (name == "close") {
       exit_expected_ = true;
+      connections_at_end_ = session_.target()->connections();
       session_.target()->close_input();
       session_.event("close: the server closed its stdout (an orderly server exit)");
+    } else if (name == "skip_unless_reconnected") {
+      do_skip_unless_reconnected(step, dl);
     } else if (name == "expect_disconnect") {
       do_expect_disconnect(step, dl);
     } else if (name == "expect_client_exit") {
@@ -316,6 +320,20 @@ class ClientExecution : public StepExecutor {
     took(step, *got);
   }
 
+  // "skip_unless_reconnected": REASON. A rule about what a client does once it has started the
+  // server again (SUB-12: the listen re-sent) does not apply to a client that does not restart it:
+  // waits until the client opens a new connection after the last close/crash step, else the
+  // scenario ends SKIP with REASON, neither PASS nor FAIL.
+  void do_skip_unless_reconnected(const json& step, Deadline dl) {
+    if (connections_at_end_ < 0) throw ScenarioBug("skip_unless_reconnected: no close or crash step came before");
+    while (session_.target()->connections() <= connections_at_end_ && !dl.passed())
+      session_.wait_until(Deadline::after_ms(20).earliest(dl));
+    if (session_.target()->connections() > connections_at_end_) return;
+    skip_reason_ = step["skip_unless_reconnected"].get<std::string>() +
+                   fmt::format(" (the client did not start the server again within {} ms)", step_wait_ms(step));
+    throw StopScenario{};
+  }
+
   void do_expect_disconnect(const json& step, Deadline dl) {
     exit_expected_ = true;
     if (!session_.wait_disconnect(dl))
@@ -358,6 +376,7 @@ class ClientExecution : public StepExecutor {
   bool have_last_request_ = false;
   double last_taken_ms_ = 0;
   bool signalled_ = false, never_connected_ = false;
+  int connections_at_end_ = -1;  // the client's connections when the last close/crash step ended one
   bool modern_declaration_judged_ = false;
 };
 

@@ -40,6 +40,7 @@ const std::vector<StepAction> kActions = {
     {"close", R::ClientUnderTest, {}, {}, {}},
     {"expect_disconnect", R::ClientUnderTest, {"within_ms"}, {}, {}},
     {"expect_client_exit", R::ClientUnderTest, {"within_ms", "allow_running"}, {}, {}},
+    {"skip_unless_reconnected", R::ClientUnderTest, {"within_ms"}, {}, {}},
 };
 
 const std::vector<std::string_view> kCommon = {"requirements", "level", "note", "if", "label"};
