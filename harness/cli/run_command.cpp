@@ -344,7 +344,7 @@ int run_one(const RunArgs& a, const Target& target, bool several, reports::HtmlR
   for (auto& rep : reporters) rep->on_start(info, scenarios.size() * protocols.size());
   auto results = scenario::run_suite(scenarios, so);
   info.duration_ms = ms_since(t0);
-  info.stale_baseline = baseline.stale();
+  info.stale_baseline = baseline.stale(protocols);
   auto summary = summarize(results, a.strict);
   if (!a.write_baseline.empty()) {
     std::string path = report_spec_for("x:" + a.write_baseline, target.name, several).substr(2);

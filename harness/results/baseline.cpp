@@ -197,10 +197,15 @@ std::vector<const BaselineEntry*> Baseline::match_requirements(const std::string
   return out;
 }
 
-std::vector<std::string> Baseline::stale() const {
+std::vector<std::string> Baseline::stale(const std::vector<std::string>& protocols_run) const {
+  auto ran = [&protocols_run](const BaselineEntry& e) {
+    if (e.protocol.empty() || protocols_run.empty()) return true;
+    return std::any_of(protocols_run.begin(), protocols_run.end(),
+                       [&e](const std::string& v) { return e.protocol == v || glob_match(e.protocol, v); });
+  };
   std::vector<std::string> out;
   for (std::size_t i = 0; i < entries_.size(); ++i) {
-    if (!used_[i].load(std::memory_order_relaxed)) out.push_back(entry_text(entries_[i]));
+    if (!used_[i].load(std::memory_order_relaxed) && ran(entries_[i])) out.push_back(entry_text(entries_[i]));
   }
   return out;
 }

@@ -42,8 +42,9 @@ class Baseline {
   // Marks them used.
   std::vector<const BaselineEntry*> match_requirements(const std::string& id, const std::string& protocol) const;
 
-  // Entries that no match() call has returned, as "id [protocol]" / "id [any protocol]".
-  std::vector<std::string> stale() const;
+  // Entries that no match() call has returned, as "id [protocol]" / "id [any protocol]". Given the
+  // versions a run used, an entry for none of them is not stale: that run could not match it.
+  std::vector<std::string> stale(const std::vector<std::string>& protocols_run = {}) const;
 
   const std::vector<BaselineEntry>& entries() const { return entries_; }
   bool empty() const { return entries_.empty(); }

@@ -138,6 +138,14 @@ TEST_CASE("baseline stale() lists entries nothing matched", "[reports][baseline]
   CHECK(b.stale().empty());
 }
 
+TEST_CASE("baseline stale(protocols) leaves out entries for versions the run did not use", "[reports][baseline]") {
+  const Baseline b = from(R"({"id": "a", "protocol": "2026-07-28", "reason": "r"}, {"id": "b", "protocol": "2025-*", "reason": "r"}, {"id": "c", "reason": "r"})");
+  CHECK(b.stale({"2025-11-25"}) == std::vector<std::string>{"b [2025-*]", "c [any protocol]"});
+  CHECK(b.stale({"2026-07-28"}) == std::vector<std::string>{"a [2026-07-28]", "c [any protocol]"});
+  CHECK(b.stale({"2024-11-05", "2026-07-28"}).size() == 2);
+  CHECK(b.stale().size() == 3);
+}
+
 TEST_CASE("baseline match is safe from several threads", "[reports][baseline]") {
   std::string entries;
   for (int i = 0; i < 64; ++i) entries += std::string(i ? "," : "") + R"({"id": "case-)" + std::to_string(i) + R"(", "reason": "r"})";
