@@ -59,6 +59,7 @@ const std::pair<const char*, Fault> kFaults[] = {
     {"fetch-network-ref", Fault::fetch_network_ref},
     {"permissive-unresolved-ref", Fault::permissive_unresolved_ref},
     {"unbounded-schema-walk", Fault::unbounded_schema_walk},
+    {"url-accept-awaits-completion", Fault::url_accept_awaits_completion},
 };
 }  // namespace
 

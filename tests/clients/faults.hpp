@@ -63,6 +63,7 @@ enum class Fault {
   fetch_network_ref,                 // fetches every network $ref in the listed tools' schemas
   permissive_unresolved_ref,         // keeps (and calls) a tool whose schema has an unresolved network $ref
   unbounded_schema_walk,             // walks a listed tool's schemas with no bound on the work
+  url_accept_awaits_completion,      // after accepting a URL elicitation waits for a completion notice instead of retrying
 };
 
 Fault parse_fault(const std::string& name);  // throws std::invalid_argument for an unknown name

@@ -175,6 +175,22 @@ json ModernDriver::retry_params(const PendingCall& call, const json& result) {
   return retry;
 }
 
+namespace {
+// Whether `retry` accepts a URL-mode elicitation that `result` asked for (the fault above).
+bool accepts_url_elicitation(const json& result, const json& retry) {
+  if (!result.contains("inputRequests") || !result["inputRequests"].is_object() || !retry.contains("inputResponses"))
+    return false;
+  for (const auto& [key, request] : result["inputRequests"].items()) {
+    const json params = request.is_object() ? request.value("params", json::object()) : json::object();
+    const json answer = retry["inputResponses"].value(key, json::object());
+    if (params.is_object() && params.value("mode", "") == "url" && answer.is_object() &&
+        answer.value("action", "") == "accept")
+      return true;
+  }
+  return false;
+}
+}  // namespace
+
 bool ModernDriver::advance(PendingCall& call, std::optional<json> r) {
   auto finish = [&call](std::optional<json> answer) {
     call.answer = std::move(answer);
@@ -209,6 +225,10 @@ bool ModernDriver::advance(PendingCall& call, std::optional<json> r) {
     return finish(std::nullopt);
   }
   json retry = retry_params(call, result);
+  if (fault_ == Fault::url_accept_awaits_completion && accepts_url_elicitation(result, retry)) {
+    note("a URL elicitation was accepted: waiting for its completion notice instead of retrying (fault)");
+    return finish(std::nullopt);
+  }
   if (fault_ == Fault::mrtr_old_id) {
     retry["_meta"] = meta();
     send({{"jsonrpc", "2.0"}, {"id", call.id}, {"method", call.method}, {"params", retry}});
