@@ -76,6 +76,8 @@ enum class Fault {
   sampling_tool_result_unmatched,
   roots_undeclared,
   output_schema_invalid,
+  input_schema_untyped,
+  elicitation_url_not_absolute,
   listen_untagged,
   listen_wrong_tag,
   listen_no_ack,

@@ -44,6 +44,7 @@ json elicitation_params(const Session& s, const std::string& target) {
     params = {{"mode", "url"}, {"message", "Approve " + target + " on the confirmation page"},
               {"url", "https://confirm.example/approve"}};
     if (s.faulty(Fault::elicitation_url_with_id)) params["elicitationId"] = "confirm-1";
+    if (s.faulty(Fault::elicitation_url_not_absolute)) params["url"] = "confirm/approve";
   } else {
     json fields = {{"ok", {{"type", "boolean"}}}};
     if (s.faulty(Fault::elicitation_nested_form))

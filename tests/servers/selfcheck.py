@@ -1263,6 +1263,9 @@ MODERN_PROBES = {
     "sampling-tool-use-unanswered": lambda s: [b.get("toolUseId") for b in tool_round(s)[2]["content"]] == ["u1"],
     "sampling-tool-result-unmatched": lambda s: [b.get("toolUseId") for b in tool_round(s)[2]["content"]] == ["r-u1", "r-u2"],
     "roots-undeclared": lambda s: "where" in brainstorm(s, caps=SAMPLING)[0]["result"]["inputRequests"],
+    "input-schema-untyped": lambda s: [t["inputSchema"].get("type") for t in modern(
+        s, "tools/list")[0]["result"]["tools"] if t["name"] == "add"] == [None],
+    "elicitation-url-not-absolute": lambda s: asked(confirm_round(s, caps=URL_ONLY)[0], "confirm").get("url") == "confirm/approve",
     "output-schema-invalid": lambda s: [t.get("outputSchema", {}).get("required") for t in modern(
         s, "tools/list")[0]["result"]["tools"] if t["name"] == "add"] == ["sum"],
     "listen-untagged": lambda s: _listen_tags(s, {"L": {"toolsListChanged": True}}) == ["<none>"],

@@ -119,6 +119,8 @@ json published_tools(const Options& opt, Version v) {
     if (v >= Version::v2025_06_18 && spec.name == "add") t["outputSchema"] = add_output_schema();
     if (v >= Version::v2026_07_28 && spec.name == "add" && opt.fault == Fault::output_schema_invalid)
       t["outputSchema"]["required"] = "sum";
+    if (v >= Version::v2026_07_28 && spec.name == "add" && opt.fault == Fault::input_schema_untyped)
+      t["inputSchema"].erase("type");
     tools.push_back(std::move(t));
   }
   return tools;
