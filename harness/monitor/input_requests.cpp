@@ -1,9 +1,9 @@
 #include "harness/monitor/input_requests.hpp"
 
 #include "harness/monitor/schema_validity.hpp"
+#include "harness/util/string_formats.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 #include <string>
 
@@ -21,21 +21,6 @@ const json& member(const json& object, const char* key) {
 }
 
 std::string shown(const json& value) { return value.dump().substr(0, 60); }
-
-// An absolute URL: a scheme (a letter, then letters, digits, "+", "-", "."), ":", and a
-// non-empty rest without white space or control characters.
-bool absolute_url(const std::string& url) {
-  const auto colon = url.find(':');
-  if (colon == std::string::npos || colon == 0 || colon + 1 == url.size()) return false;
-  if (!std::isalpha(static_cast<unsigned char>(url[0]))) return false;
-  for (std::size_t i = 1; i < colon; ++i) {
-    const char ch = url[i];
-    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '+' && ch != '-' && ch != '.') return false;
-  }
-  return std::none_of(url.begin() + static_cast<std::ptrdiff_t>(colon), url.end(), [](char ch) {
-    return static_cast<unsigned char>(ch) <= 0x20 || ch == 0x7f;
-  });
-}
 
 // A select option with a title: {"const": "<string>", "title": ...}.
 bool titled_options(const json& options) {
@@ -96,7 +81,7 @@ void judge_elicitation(const std::string& key, const json& params, const json& c
   }
   if (url) {
     const json& target = member(params, "url");
-    if (!target.is_string() || !absolute_url(target.get<std::string>()))
+    if (!target.is_string() || !util::uri_problem(target.get<std::string>()).empty())
       out.push_back({kMonitor, {"ELI-07"}, who + "has url " + shown(target) + ", not an absolute URL"});
     if (params.contains("elicitationId"))
       out.push_back({kMonitor, {"ELI-07"}, who + "carries an elicitationId (removed in 2026-07-28: the state "

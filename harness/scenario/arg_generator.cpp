@@ -26,7 +26,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/scenario/matcher_formats.hpp"
+#include "harness/util/string_formats.hpp"
 #include "harness/scenario/matcher_values.hpp"
 #include "harness/scenario/substitute.hpp"
 
@@ -546,7 +546,7 @@ class Generator {
         auto min = count_keyword(s, min_key, ""), max = count_keyword(s, max_key, "");
         return (!min || len >= *min) && (!max || len <= *max);
       };
-      if (v.is_string() && !length_ok(detail::code_point_count(v.get_ref<const std::string&>()), "minLength", "maxLength"))
+      if (v.is_string() && !length_ok(util::code_point_count(v.get_ref<const std::string&>()), "minLength", "maxLength"))
         return false;
       if (v.is_array() && !length_ok(v.size(), "minItems", "maxItems")) return false;
     } catch (const SubstitutionError&) {

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <unordered_map>
 
-#include "harness/scenario/matcher_formats.hpp"
+#include "harness/util/string_formats.hpp"
 #include "harness/scenario/matcher_ops.hpp"
 #include "harness/util/bounded_regex.hpp"
 #include "harness/scenario/matcher_values.hpp"
@@ -236,7 +236,7 @@ class Evaluator {
         return fail(loc.ptr, std::string("expected a ") + (op == "$uri" ? "URI" : "base64") + " string, got " +
                                  show(value));
       const auto& s = value.get_ref<const std::string&>();
-      std::string problem = op == "$uri" ? detail::uri_problem(s) : detail::base64_problem(s);
+      std::string problem = op == "$uri" ? util::uri_problem(s) : util::base64_problem(s);
       if (!problem.empty())
         fail(loc.ptr, std::string("expected a ") + (op == "$uri" ? "URI" : "base64 string") + ", got " + show(value) +
                           " (" + problem + ")");
@@ -321,7 +321,7 @@ class Evaluator {
     if (value.is_array() || value.is_object())
       len = value.size();
     else if (value.is_string())
-      len = detail::code_point_count(value.get_ref<const std::string&>());
+      len = util::code_point_count(value.get_ref<const std::string&>());
     else
       return fail(loc.ptr, "expected an array, string or object ($len), got " + show(value));
     const json actual(len);

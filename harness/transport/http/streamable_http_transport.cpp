@@ -251,16 +251,6 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
       if (session_id_.empty() || !options_.keep_session) session_id_ = sid;
       else if (sid != session_id_) note("kept session " + clip(session_id_, 80) + " (keep_session); not moving to " + clip(sid, 80));
     }
-    // An error status is the server refusing the input (HTTP-14): one Rejected event, whose body
-    // is read as a message only where a 2xx body would be one (see below).
-    auto refused = [&](const std::string& body, bool message, bool id_lost) {
-      Event e{Event::Type::Rejected, body, {}};
-      e.send = send_no;
-      e.http_status = head.status;
-      e.message = message;
-      e.id_lost = id_lost;
-      events_.push(std::move(e));
-    };
     if (ct.rfind("text/event-stream", 0) == 0 && head.status / 100 == 2) {
       std::string last_id;
       long long retry_ms = -1;
@@ -285,19 +275,21 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
     std::string body = conn->read_all(dl, options_.max_message_bytes);
     if (head.status / 100 != 2) {
       note("HTTP " + std::to_string(head.status) + (body.empty() ? " with no body" : " body: " + clip(body)));
-      // A JSON body on an error status (a JSON-RPC error such as a parse error) is a message,
-      // except where a well-formed request was refused at the HTTP level (no session, unknown
-      // session, bad header): there an id-less error body is the server's explanation, not its
-      // JSON-RPC response.
+      // An error status is the server refusing the input (HTTP-14): one Rejected event. A JSON
+      // body (a JSON-RPC error such as a parse error) is a message, except where a well-formed
+      // request was refused at the HTTP level (no session, unknown session, bad header): there an
+      // id-less error body is the server's explanation, not its JSON-RPC response.
+      Event e{Event::Type::Rejected, body, {}};
+      e.send = send_no;
+      e.http_status = head.status;
       json doc = json::parse(body, nullptr, false);
-      bool message = !doc.is_discarded();
-      bool id_lost = false;
-      if (message && !request_id.empty() && request_id != "null" && request_id.front() != '{' &&
+      e.message = !doc.is_discarded();
+      if (e.message && !request_id.empty() && request_id != "null" && request_id.front() != '{' &&
           request_id.front() != '[') {
-        message = doc.is_object() && doc.contains("id") && !doc["id"].is_null();
-        id_lost = !message && doc.is_object() && doc.contains("error");
+        e.message = doc.is_object() && doc.contains("id") && !doc["id"].is_null();
+        e.id_lost = !e.message && doc.is_object() && doc.contains("error");
       }
-      refused(body, message, id_lost);
+      events_.push(std::move(e));
       return;
     }
     if (head.status == 202 || body.empty()) {

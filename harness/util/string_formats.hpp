@@ -1,10 +1,11 @@
 #pragma once
-// Private to the matcher: the string formats $base64, $uri and $len understand.
+// String formats: what the matcher's $base64, $uri and $len understand, and what the monitors
+// check where a rule asks for a URI (an elicitation's url, ELI-07).
 #include <cstddef>
 #include <string>
 #include <string_view>
 
-namespace mcpspec::scenario::detail {
+namespace mcpspec::util {
 
 // Why `s` is not standard base64 (RFC 4648 section 4: alphabet A-Z a-z 0-9 + /, '=' padding to
 // a multiple of 4, no whitespace or line breaks); "" when it is. The empty string is valid
@@ -25,4 +26,4 @@ std::string uri_problem(std::string_view s);
 // as one code point each, so every input has a length.
 std::size_t code_point_count(std::string_view s);
 
-}  // namespace mcpspec::scenario::detail
+}  // namespace mcpspec::util

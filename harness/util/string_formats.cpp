@@ -1,8 +1,8 @@
-#include "harness/scenario/matcher_formats.hpp"
+#include "harness/util/string_formats.hpp"
 
 #include <string>
 
-namespace mcpspec::scenario::detail {
+namespace mcpspec::util {
 
 namespace {
 
@@ -91,4 +91,4 @@ std::size_t code_point_count(std::string_view s) {
   return n;
 }
 
-}  // namespace mcpspec::scenario::detail
+}  // namespace mcpspec::util
