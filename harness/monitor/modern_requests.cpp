@@ -26,13 +26,6 @@ bool removed(const std::string& method) {
   return false;
 }
 
-const json* meta_of(const json& message) {
-  auto p = message.find("params");
-  if (p == message.end() || !p->is_object()) return nullptr;
-  auto m = p->find("_meta");
-  return m == p->end() || !m->is_object() ? nullptr : &*m;
-}
-
 // The connection is modern: the run's version is, and the client opened no legacy session.
 bool modern_connection(const Ledger& ledger, const std::string& version) {
   return ledger.peer == protocol::Sender::Client && protocol::is_modern(version) && ledger.initialize_key.empty();
@@ -130,6 +123,13 @@ Findings judge_meta(const json& message, const protocol::Classified& c) {
 }
 
 }  // namespace
+
+const json* meta_of(const json& message) {
+  auto p = message.find("params");
+  if (p == message.end() || !p->is_object()) return nullptr;
+  auto m = p->find("_meta");
+  return m == p->end() || !m->is_object() ? nullptr : &*m;
+}
 
 std::optional<std::string> modern_version_of(const json& message) {
   const json* meta = meta_of(message);

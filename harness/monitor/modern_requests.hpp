@@ -24,6 +24,9 @@
 
 namespace mcpspec::monitor {
 
+// A message's params._meta when it is an object; nullptr otherwise.
+const nlohmann::json* meta_of(const nlohmann::json& message);
+
 // params._meta's protocol version of a request when it is a modern version (the request is then
 // served statelessly by a dual-era server); nullopt for anything else.
 std::optional<std::string> modern_version_of(const nlohmann::json& message);

@@ -180,11 +180,10 @@ class ClientExecution : public StepExecutor {
   // takes, and a client that lacks one SKIPs the scenario there (it never passes it).
   void judge_modern_declaration(const json& request) {
     modern_declaration_judged_ = true;
-    const json* caps = nullptr;
-    if (request.contains("params") && request["params"].is_object() && request["params"].contains("_meta") &&
-        request["params"]["_meta"].is_object() &&
-        request["params"]["_meta"].contains(protocol::meta_key::kClientCapabilities))
-      caps = &request["params"]["_meta"][protocol::meta_key::kClientCapabilities];
+    const json* meta = monitor::meta_of(request);
+    const json* caps = meta && meta->contains(protocol::meta_key::kClientCapabilities)
+                           ? &(*meta)[protocol::meta_key::kClientCapabilities]
+                           : nullptr;
     for (const auto& cap : s_.client_capabilities)
       if (!caps || !capability_declared(*caps, cap)) {
         skip_reason_ = "the client does not declare the " + cap + " capability (in the _meta of its " +
