@@ -106,8 +106,9 @@ class Transport {
   // Messages that arrived before the narrowing are already queued when this says so.
   virtual Reach reach() const { return Reach::Anything; }
   // Rules the peer broke that only the transport sees (headers, content types), not yet taken:
-  // objects {"monitor", "requirements", "message"}. The conversation reports them as findings.
-  virtual nlohmann::json take_violations() { return nlohmann::json::array(); }
+  // objects {"monitor", "requirements", "message"}, or null when there are none (violations.hpp).
+  // The conversation reports them as findings.
+  virtual nlohmann::json take_violations() { return nullptr; }
 };
 
 }  // namespace mcpspec::transport

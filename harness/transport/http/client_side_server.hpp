@@ -60,7 +60,7 @@ class ClientSideServer {
   // Every HTTP request the client made, oldest first (see docs/testing-clients.md for the fields).
   virtual nlohmann::json requests() const = 0;
   // Transport-level rules the client broke since the last call, taken once (see ClientCarrier).
-  virtual nlohmann::json take_violations() { return nlohmann::json::array(); }
+  virtual nlohmann::json take_violations() { return nullptr; }
   // Stops listening and ends every connection; bounded; idempotent.
   virtual void stop() = 0;
 };

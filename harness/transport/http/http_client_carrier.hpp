@@ -56,7 +56,7 @@ class HttpClientCarrier : public transport::ClientCarrier {
   int connections() const override { return server_ ? server_->sessions() : 0; }
   nlohmann::json http_requests() const override { return server_ ? server_->requests() : nlohmann::json::array(); }
   nlohmann::json auth_state() const override;
-  nlohmann::json take_violations() override { return server_ ? server_->take_violations() : nlohmann::json::array(); }
+  nlohmann::json take_violations() override { return server_ ? server_->take_violations() : nullptr; }
 
  private:
   void read_child_stream(int fd, LineFramer& framer, const char* prefix, bool is_stdout);

@@ -330,12 +330,8 @@ bool StreamableHttpServer::reject_modern_headers(const httplib::Request& req, ht
     noted.push_back({{"HTTP-11"}, "the POST of " + what_of(body) + " has Accept \"" + accept +
                                       "\", not both application/json and text/event-stream"});
   if (body.is_array()) noted.push_back({{"HTTP-12", "HTTP-10"}, "a POST body is a JSON array: one message per POST"});
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    for (const auto* list : {&found, &noted})
-      for (const auto& p : *list)
-        violations_.push_back({{"monitor", "modern_requests"}, {"requirements", p.requirements}, {"message", p.text}});
-  }
+  for (const auto* list : {&found, &noted})
+    for (const auto& p : *list) violations_.add("modern_requests", p.requirements, p.text);
   if (found.empty()) return true;
   extra["header_mismatch"] = found.front().text;
   json id = body.is_object() && body.contains("id") ? body["id"] : json(nullptr);
@@ -348,13 +344,6 @@ bool StreamableHttpServer::reject_modern_headers(const httplib::Request& req, ht
   note(what + " -> 400 -32020 (" + found.front().text + ")");
   record(req, 400, extra);
   return false;
-}
-
-json StreamableHttpServer::take_violations() {
-  std::lock_guard<std::mutex> lock(mu_);
-  json out = std::move(violations_);
-  violations_ = json::array();
-  return out;
 }
 
 void StreamableHttpServer::serve_stream(httplib::Response& res, const std::string& sid, int sn, std::size_t cursor,

@@ -10,6 +10,7 @@
 // is reported as a violation.
 #include "harness/transport/http/client_side_server.hpp"
 #include "harness/transport/http/modern_headers.hpp"
+#include "harness/transport/violations.hpp"
 
 #include <condition_variable>
 #include <map>
@@ -40,7 +41,7 @@ class StreamableHttpServer : public ClientSideServer {
   bool session_open() const override;
   int sessions() const override;
   nlohmann::json requests() const override;
-  nlohmann::json take_violations() override;
+  nlohmann::json take_violations() override { return violations_.take(); }
   void stop() override;
 
  private:
@@ -108,7 +109,7 @@ class StreamableHttpServer : public ClientSideServer {
   int created_ = 0;
   int request_posts_ = 0;  // for response_mode "alternate"
   std::vector<nlohmann::json> records_;
-  nlohmann::json violations_ = nlohmann::json::array();  // not yet taken
+  Violations violations_;
   std::string stateless_;  // the key of the session shared by stateless (modern) POSTs, once made
   // x-mcp-header annotations of the tools the scenario listed to the client (tool -> the
   // annotated argument paths and their header names), learnt as the harness learns them as a client.

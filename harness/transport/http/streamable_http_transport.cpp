@@ -323,12 +323,8 @@ void StreamableHttpTransport::read_post(std::shared_ptr<HttpConnection> conn, st
       events_.push(carried_frame(body, place, {"HTTP-15", "BASE-01"}));
       return;
     }
-    if (ct.rfind("application/json", 0) != 0) {
-      std::lock_guard<std::mutex> lock(mu_);
-      violations_.push_back({{"monitor", "framing"},
-                             {"requirements", {"HTTP-15"}},
-                             {"message", place + " is JSON labelled neither application/json nor text/event-stream"}});
-    }
+    if (ct.rfind("application/json", 0) != 0)
+      violations_.add("framing", {"HTTP-15"}, place + " is JSON labelled neither application/json nor text/event-stream");
     bool answered = false;
     on_message_text(body, request_id, initialize, answered, place);
   } catch (const TransportError& e) {
@@ -407,13 +403,6 @@ void StreamableHttpTransport::on_message_text(const std::string& text, const std
     }
   }
   events_.push(carried_frame(text, place, {"BASE-01"}));
-}
-
-json StreamableHttpTransport::take_violations() {
-  std::lock_guard<std::mutex> lock(mu_);
-  json out = std::move(violations_);
-  violations_ = json::array();
-  return out;
 }
 
 void StreamableHttpTransport::run_get(std::string last_event_id, std::string request_id, int attempts_left,

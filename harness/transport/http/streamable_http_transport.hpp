@@ -9,6 +9,7 @@
 #include "harness/transport/http/event_queue.hpp"
 #include "harness/transport/http/http_connection.hpp"
 #include "harness/transport/http/modern_headers.hpp"
+#include "harness/transport/violations.hpp"
 #include "harness/transport/http/served_process.hpp"
 #include "harness/transport/http/url.hpp"
 #include "harness/transport/transport.hpp"
@@ -68,7 +69,7 @@ class StreamableHttpTransport : public Transport {
   // "open_get_stream": false keeps the standalone GET stream closed for this scenario.
   void configure(const nlohmann::json& options) override;
   // A 2xx JSON answer labelled neither application/json nor text/event-stream (HTTP-15).
-  nlohmann::json take_violations() override;
+  nlohmann::json take_violations() override { return violations_.take(); }
   // Waits (up to `deadline`) until every POST sent so far has its response status. Each POST is a
   // connection of its own, which a server may handle in any order: a raw HTTP check that must come
   // after the messages before it (a DELETE after notifications/initialized) waits for them here.
@@ -120,7 +121,7 @@ class StreamableHttpTransport : public Transport {
   bool modern_ = false;  // a request with a modern version in its _meta went out
   std::string modern_version_;  // that version: the headers of a message that names none
   std::set<std::string> tools_list_ids_;
-  nlohmann::json violations_ = nlohmann::json::array();  // not yet taken
+  Violations violations_;
   bool get_started_ = false;
   std::list<Stream> streams_;
   std::atomic<bool> stopping_{false};
